@@ -1,0 +1,12 @@
+"""Rulesets as data and the pure rules core.
+
+Nothing in this package imports Django: the core takes time as an argument and is
+deterministic, so every rule can be tested in microseconds.
+"""
+from .engine import CharacterState, Outcome, Rules, RuleRefused
+from .loader import RulesetError, load_ruleset, available_rulesets, get_ruleset
+
+__all__ = [
+    "CharacterState", "Outcome", "Rules", "RuleRefused",
+    "RulesetError", "load_ruleset", "available_rulesets", "get_ruleset",
+]

@@ -1,0 +1,161 @@
+"""The rules core: given a character's state, an action and a game time, compute the new
+state and the events it caused; given a state and a game time, apply every timed
+transition that is due.
+
+Times are *game seconds* (play time since the event started, pauses excluded), always
+passed in; the core never reads a clock.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .elements import ELEMENTS, Work, run_elements
+from .messages import RuleRefused
+
+__all__ = ["CharacterState", "Outcome", "Rules", "RuleRefused"]
+
+
+@dataclass(frozen=True)
+class CharacterState:
+    status: str
+    timers: dict[str, float] = field(default_factory=dict)  # timer key -> game second
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {"status": self.status, "timers": dict(self.timers), "values": dict(self.values)}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "CharacterState":
+        return cls(data["status"], dict(data.get("timers") or {}), dict(data.get("values") or {}))
+
+    def next_deadline(self) -> float | None:
+        return min(self.timers.values()) if self.timers else None
+
+
+@dataclass
+class Outcome:
+    state: CharacterState
+    events: list[dict] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.events)
+
+
+class Rules:
+    """A ruleset bound to one event's options."""
+
+    def __init__(self, ruleset, options: dict):
+        self.ruleset = ruleset
+        self.options = options
+
+    # -- reading the ruleset -------------------------------------------------------
+    @property
+    def key(self) -> str:
+        return self.ruleset.key
+
+    def initial_state(self) -> CharacterState:
+        return CharacterState(self.ruleset.initial_state, {}, dict(self.ruleset.values))
+
+    def is_inert(self, state: CharacterState, at: float) -> bool:
+        if self.ruleset.states[state.status].get("inert"):
+            return True
+        timer = self.ruleset.inert_timer
+        return bool(timer and state.timers.get(timer, -1) > at)
+
+    def skill_level(self, action_key: str, sheet: dict) -> str | None:
+        skill = self.ruleset.actions[action_key].get("skill")
+        if not skill:
+            return None
+        level = (sheet.get("skills") or {}).get(skill)
+        if level in (None, False, "", "none"):
+            return None
+        return "yes" if level is True else str(level)
+
+    # -- the two operations ------------------------------------------------------
+    def advance(self, state: CharacterState, sheet: dict, until: float) -> Outcome:
+        """Apply, in order, every timer whose deadline is <= until, each at its own
+        deadline, so that a chain (Wounded -> Coma -> Dead) lands where it should."""
+        events: list[dict] = []
+        for _ in range(1000):  # a ruleset whose timers re-arm at zero delay must not hang
+            due = [(at, key) for key, at in state.timers.items() if at <= until]
+            if not due:
+                return Outcome(state, events)
+            at, key = min(due)
+            work = Work(self, state, sheet, at, cause=f"timer:{key}")
+            work.timers.pop(key)
+            work.events.append({"kind": "timer_expired", "timer": key, "at": at})
+            spec = self.ruleset.timers[key]["on_expire"]
+            run_elements(work, spec.get(state.status, spec.get("*", [])))
+            state, new_events = work.result()
+            events.extend(new_events)
+        raise RuntimeError(f"{self.key}: timers keep firing at {until}; check the ruleset")
+
+    def check(self, state: CharacterState, action_key: str, *, sheet: dict | None = None,
+              actor_sheet: dict | None = None, params: dict | None = None) -> str | None:
+        """Refuse (RuleRefused) when the action cannot be declared on this state.
+        Returns the actor's skill level for the action, if it needs a skill."""
+        action = self._action(action_key)
+        self._check_params(action, params or {})
+        level = None
+        if action.get("skill"):
+            level = self.skill_level(action_key, actor_sheet or {})
+            if level is None:
+                raise RuleRefused("missing_skill", skill=self.ruleset.skill_label(action["skill"]),
+                                  action=action["labels"])
+        if state.status not in action["outcomes"]:
+            allowed = [self.ruleset.states[s]["labels"] for s in action["outcomes"]]
+            raise RuleRefused("not_in_state", action=action["labels"], allowed=allowed,
+                              state=self.ruleset.states[state.status]["labels"])
+        work = Work(self, state, sheet or {}, 0, params=params or {}, level=level)
+        for requirement in action.get("requires", []):
+            if work.resolve(requirement["when"]) and not work.resolve(requirement["value"]):
+                raise RuleRefused(requirement["refusal"], action=action["labels"])
+        return level
+
+    def duration(self, action_key: str, *, level: str | None, params: dict | None = None) -> float:
+        action = self._action(action_key)
+        work = Work(self, self.initial_state(), {}, 0, params=params or {}, level=level)
+        return float(work.resolve(action.get("duration_s", 0)))
+
+    def apply(self, state: CharacterState, sheet: dict, action_key: str, at: float, *,
+              params: dict | None = None, actor_sheet: dict | None = None) -> Outcome:
+        """Declare an action at game time `at`. Timers due before `at` apply first."""
+        before = self.advance(state, sheet, at)
+        state = before.state
+        level = self.check(state, action_key, sheet=sheet, actor_sheet=actor_sheet, params=params)
+        work = Work(self, state, sheet, at, params=params or {}, level=level,
+                    cause=f"action:{action_key}")
+        work.events.append({"kind": "action", "action": action_key, "at": at,
+                            "params": dict(params or {})})
+        run_elements(work, self.ruleset.actions[action_key]["outcomes"][state.status])
+        new_state, events = work.result()
+        return Outcome(new_state, before.events + events)
+
+    def _check_params(self, action: dict, params: dict) -> None:
+        declared = action.get("params") or {}
+        for name, value in params.items():
+            if name not in declared:
+                raise RuleRefused("bad_input", detail=f"unknown parameter '{name}'")
+            kind = declared[name]["type"]
+            if kind == "state" and value not in self.ruleset.states:
+                raise RuleRefused("bad_input", detail=f"'{value}' is not a state of this game "
+                                  f"({', '.join(self.ruleset.states)})")
+            python_type = {"bool": bool, "int": int, "str": str, "state": str}[kind]
+            if not isinstance(value, python_type) or (kind == "int" and isinstance(value, bool)):
+                raise RuleRefused("bad_input", detail=f"parameter '{name}' must be a {kind}")
+        for name, spec in declared.items():
+            if spec["type"] == "state" and name not in params:
+                raise RuleRefused("bad_input", detail=f"parameter '{name}' is required")
+
+    def _action(self, action_key: str) -> dict:
+        try:
+            return self.ruleset.actions[action_key]
+        except KeyError:
+            raise RuleRefused("unknown_action", action=action_key,
+                              known=", ".join(sorted(self.ruleset.actions))) from None
+
+
+def element_names() -> list[str]:
+    return sorted(ELEMENTS)

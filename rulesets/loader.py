@@ -1,0 +1,272 @@
+"""Load a ruleset file (YAML) and check it completely before any game uses it.
+
+An error names the file and the field: `gn_fr.yaml: actions.first_aid.outcomes.wounded[0]:
+unknown rule element 'set_timr'`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+from .elements import CONDITIONS, ELEMENTS, split_element
+from .messages import LANGUAGES, MESSAGES
+
+DATA_DIR = Path(__file__).parent / "data"
+ROLES = {"self", "medic", "narrator"}
+PARAM_TYPES = {"bool": bool, "int": int, "str": str, "state": str}
+
+
+class RulesetError(ValueError):
+    pass
+
+
+@dataclass
+class Ruleset:
+    key: str
+    path: str
+    name: dict
+    initial_state: str
+    states: dict
+    timers: dict
+    actions: dict
+    values: dict
+    options: dict
+    skills: dict = field(default_factory=dict)
+    kits: dict = field(default_factory=dict)
+    capabilities: dict = field(default_factory=dict)
+    points: dict = field(default_factory=dict)
+    inert_timer: str | None = None
+    inert_cannot: list = field(default_factory=list)
+
+    def skill_label(self, skill: str) -> dict:
+        return self.skills.get(skill, {}).get("labels", {"en": skill})
+
+    def leads_to(self, timer: str, status: str) -> str | None:
+        """The state a timer moves this status to, read from its on_expire elements."""
+        spec = self.timers[timer]["on_expire"]
+        for raw in spec.get(status, spec.get("*", [])):
+            name, params = split_element(raw)
+            if name == "enter":
+                return params["state"]
+        return None
+
+    def merged_options(self, overrides: dict | None) -> dict:
+        """The event's options: the ruleset defaults with the organiser's choices on top."""
+        merged = dict(self.options)
+        for key, value in (overrides or {}).items():
+            check_option(self, key, value)
+            merged[key] = value
+        return merged
+
+
+def check_option(ruleset: Ruleset, key: str, value) -> None:
+    if key not in ruleset.options:
+        raise RulesetError(f"unknown option '{key}' for ruleset {ruleset.key}")
+    default = ruleset.options[key]
+    numeric = (int, float)
+    if isinstance(default, bool) or isinstance(value, bool):
+        ok = isinstance(value, bool) and isinstance(default, bool)
+    elif isinstance(default, numeric):
+        ok = isinstance(value, numeric) and value >= 0
+    elif default is None:
+        ok = True
+    else:
+        ok = isinstance(value, type(default))
+    if not ok:
+        raise RulesetError(f"option '{key}' must be like {default!r}, got {value!r}")
+
+
+class _Checker:
+    def __init__(self, path: Path, data: dict):
+        self.file = path.name
+        self.data = data
+
+    def fail(self, where: str, problem: str):
+        raise RulesetError(f"{self.file}: {where}: {problem}")
+
+    def need(self, where: str, mapping, key: str, kind=None):
+        if not isinstance(mapping, dict) or key not in mapping:
+            self.fail(where, f"missing field '{key}'")
+        if kind and not isinstance(mapping[key], kind):
+            self.fail(f"{where}.{key}", f"must be a {kind.__name__}")
+        return mapping[key]
+
+    def labels(self, where: str, labels):
+        if not isinstance(labels, dict) or set(LANGUAGES) - set(labels):
+            self.fail(where, f"labels need the languages {', '.join(LANGUAGES)}")
+
+    def value_ref(self, where: str, value, options: dict):
+        if isinstance(value, str) and value.startswith("$") and value[1:] not in options:
+            self.fail(where, f"unknown option '{value[1:]}'")
+        if isinstance(value, dict):
+            for key, inner in value.items():
+                if key in ("by_level", "then", "else", "value", "when"):
+                    self.value_ref(f"{where}.{key}", inner, options)
+                elif isinstance(inner, (dict, str)):
+                    self.value_ref(f"{where}.{key}", inner, options)
+
+    def elements(self, where: str, elements, ctx: dict):
+        if not isinstance(elements, list):
+            self.fail(where, "must be a list of rule elements")
+        for i, raw in enumerate(elements):
+            here = f"{where}[{i}]"
+            if not isinstance(raw, (str, dict)) or (isinstance(raw, dict) and len(raw) != 1):
+                self.fail(here, "a rule element is a name or a one-key mapping")
+            name = raw if isinstance(raw, str) else next(iter(raw))
+            if name not in ELEMENTS:
+                self.fail(here, f"unknown rule element '{name}' (known: {', '.join(sorted(ELEMENTS))})")
+            _, params = split_element(raw)
+            self.element_params(here, name, params, ctx)
+
+    def element_params(self, where: str, name: str, params: dict, ctx: dict):
+        spec = ELEMENTS[name]
+        given = set(params) - CONDITIONS
+        if spec.free_params:
+            for key in given:
+                if key not in ctx["values"]:
+                    self.fail(f"{where}.{name}", f"unknown value '{key}' (declare it under values)")
+        else:
+            for key in spec.required - given:
+                self.fail(f"{where}.{name}", f"missing parameter '{key}'")
+            for key in given - spec.required - spec.optional:
+                self.fail(f"{where}.{name}", f"unknown parameter '{key}'")
+        for cond in ("when_option", "unless_option"):
+            if cond in params and params[cond] not in ctx["options"]:
+                self.fail(f"{where}.{name}.{cond}", f"unknown option '{params[cond]}'")
+        for option in (params.get("when_option_is") or {}):
+            if option not in ctx["options"]:
+                self.fail(f"{where}.{name}.when_option_is", f"unknown option '{option}'")
+        for key in given:
+            self.value_ref(f"{where}.{name}.{key}", params[key], ctx["options"])
+        if name == "enter" and not str(params["state"]).startswith("@") \
+                and params["state"] not in ctx["states"]:
+            self.fail(f"{where}.enter", f"unknown state '{params['state']}'")
+        if name in ("set_timer", "clear_timer") and params["timer"] not in ctx["timers"]:
+            self.fail(f"{where}.{name}", f"unknown timer '{params['timer']}'")
+        if name == "lose_points":
+            if params["value"] not in ctx["values"]:
+                self.fail(f"{where}.lose_points", f"unknown value '{params['value']}'")
+            self.elements(f"{where}.lose_points.at_zero", params.get("at_zero", []), ctx)
+
+
+def _flatten_options(checker: _Checker, raw: dict) -> dict:
+    flat = {}
+    for group, entries in (raw or {}).items():
+        if not isinstance(entries, dict):
+            checker.fail(f"options.{group}", "must be a mapping of option: default")
+        for key, value in entries.items():
+            if key in flat:
+                checker.fail(f"options.{group}.{key}", "defined twice")
+            flat[key] = value
+    return flat
+
+
+def load_ruleset(path: Path | str) -> Ruleset:
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise RulesetError(f"{path.name}: cannot read: {exc}") from exc
+    c = _Checker(path, data)
+    if not isinstance(data, dict):
+        c.fail("(top)", "must be a mapping")
+    key = c.need("(top)", data, "key", str)
+    c.labels("name", c.need("(top)", data, "name"))
+    options = _flatten_options(c, data.get("options"))
+    states = c.need("(top)", data, "states", dict)
+    timers = data.get("timers") or {}
+    actions = c.need("(top)", data, "actions", dict)
+    values = data.get("values") or {}
+    capabilities = data.get("capabilities") or {}
+    ctx = {"options": options, "states": states, "timers": timers, "values": values}
+    initial = c.need("(top)", data, "initial_state", str)
+    if initial not in states:
+        c.fail("initial_state", f"unknown state '{initial}'")
+
+    for name, cap in capabilities.items():
+        c.labels(f"capabilities.{name}.labels", c.need(f"capabilities.{name}", cap, "labels"))
+    for name, state in states.items():
+        where = f"states.{name}"
+        c.labels(f"{where}.labels", c.need(where, state, "labels"))
+        c.need(where, state, "severity", int)
+        for listed in ("can", "cannot"):
+            for cap in state.get(listed, []):
+                if cap not in capabilities:
+                    c.fail(f"{where}.{listed}", f"unknown capability '{cap}'")
+        for hook in ("on_enter", "on_reenter"):
+            c.elements(f"{where}.{hook}", state.get(hook, []), ctx)
+    for name, timer in timers.items():
+        where = f"timers.{name}"
+        c.labels(f"{where}.labels", c.need(where, timer, "labels"))
+        on_expire = timer.setdefault("on_expire", {})
+        for status, elements in on_expire.items():
+            if status != "*" and status not in states:
+                c.fail(f"{where}.on_expire", f"unknown state '{status}'")
+            c.elements(f"{where}.on_expire.{status}", elements, ctx)
+    inert_timer = data.get("inert_timer")
+    if inert_timer and inert_timer not in timers:
+        c.fail("inert_timer", f"unknown timer '{inert_timer}'")
+    for cap in data.get("inert_cannot", []):
+        if cap not in capabilities:
+            c.fail("inert_cannot", f"unknown capability '{cap}'")
+
+    skills = data.get("skills") or {}
+    kits = data.get("kits") or {}
+    for name, action in actions.items():
+        _check_action(c, f"actions.{name}", action, ctx, skills, kits)
+    points = data.get("points") or {}
+    for name, point in points.items():
+        where = f"points.{name}"
+        c.labels(f"{where}.labels", c.need(where, point, "labels"))
+        if point.get("loss") and point["loss"] not in values:
+            c.fail(f"{where}.loss", f"unknown value '{point['loss']}'")
+        for status in point.get("zero_in", []) + point.get("hidden_in", []):
+            if status not in states:
+                c.fail(where, f"unknown state '{status}'")
+    return Ruleset(key=key, path=str(path), name=data["name"], initial_state=initial,
+                   states=states, timers=timers, actions=actions, values=values,
+                   options=options, skills=skills, kits=kits, capabilities=capabilities,
+                   points=points, inert_timer=inert_timer,
+                   inert_cannot=data.get("inert_cannot", []))
+
+
+def _check_action(c: _Checker, where: str, action: dict, ctx: dict, skills: dict, kits: dict):
+    c.labels(f"{where}.labels", c.need(where, action, "labels"))
+    roles = c.need(where, action, "declared_by", list)
+    if set(roles) - ROLES:
+        c.fail(f"{where}.declared_by", f"roles are {', '.join(sorted(ROLES))}")
+    if "medic" in roles and action.get("skill") not in skills:
+        c.fail(f"{where}.skill", "a medic action names a skill declared under skills")
+    if action.get("kit") and action["kit"] not in kits:
+        c.fail(f"{where}.kit", f"unknown kit '{action['kit']}'")
+    for pname, param in (action.get("params") or {}).items():
+        if param.get("type") not in PARAM_TYPES:
+            c.fail(f"{where}.params.{pname}.type", f"one of {', '.join(PARAM_TYPES)}")
+        c.labels(f"{where}.params.{pname}.labels", param.get("labels"))
+    c.value_ref(f"{where}.duration_s", action.get("duration_s", 0), ctx["options"])
+    for i, req in enumerate(action.get("requires", [])):
+        for key in ("when", "value", "refusal"):
+            c.need(f"{where}.requires[{i}]", req, key)
+        if req["refusal"] not in MESSAGES:
+            c.fail(f"{where}.requires[{i}].refusal", f"unknown message '{req['refusal']}'")
+        c.value_ref(f"{where}.requires[{i}]", req, ctx["options"])
+    outcomes = c.need(where, action, "outcomes", dict)
+    for status, elements in outcomes.items():
+        if status not in ctx["states"]:
+            c.fail(f"{where}.outcomes", f"unknown state '{status}'")
+        c.elements(f"{where}.outcomes.{status}", elements, ctx)
+
+
+def available_rulesets() -> list[str]:
+    return sorted(p.stem for p in DATA_DIR.glob("*.yaml"))
+
+
+@lru_cache(maxsize=None)
+def get_ruleset(key: str) -> Ruleset:
+    path = DATA_DIR / f"{key}.yaml"
+    if not path.exists():
+        raise RulesetError(f"unknown ruleset '{key}' (available: {', '.join(available_rulesets())})")
+    return load_ruleset(path)
