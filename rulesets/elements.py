@@ -123,9 +123,11 @@ def enter(work: Work, state: str, worsening: bool = False) -> None:
     run_elements(work, states[target].get(key, []))
 
 
-@element("set_timer", required={"timer", "after"}, optional={"keep"})
-def set_timer(work: Work, timer: str, after, keep: str = "replace") -> None:
-    """Arm a timer `after` seconds from now; `keep: max|min` compares with a running one."""
+@element("set_timer", required={"timer", "after"}, optional={"keep", "on_change"})
+def set_timer(work: Work, timer: str, after, keep: str = "replace",
+              on_change: list | None = None) -> None:
+    """Arm a timer `after` seconds from now; `keep: max|min` compares with a running one.
+    `on_change` runs only when the deadline actually moved (e.g. a deadline kind)."""
     due = work.at + float(work.resolve(after))
     current = work.timers.get(timer)
     if current is not None and keep == "max":
@@ -135,6 +137,7 @@ def set_timer(work: Work, timer: str, after, keep: str = "replace") -> None:
     if current != due:
         work.timers[timer] = due
         work.events.append({"kind": "timer_set", "timer": timer, "due": due, "at": work.at})
+        run_elements(work, on_change or [])
 
 
 @element("clear_timer", primary="timer", required={"timer"})

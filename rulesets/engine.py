@@ -74,12 +74,15 @@ class Rules:
         return "yes" if level is True else str(level)
 
     # -- the two operations ------------------------------------------------------
-    def advance(self, state: CharacterState, sheet: dict, until: float) -> Outcome:
-        """Apply, in order, every timer whose deadline is <= until, each at its own
-        deadline, so that a chain (Wounded -> Coma -> Dead) lands where it should."""
+    def advance(self, state: CharacterState, sheet: dict, until: float, *,
+                strict: bool = False) -> Outcome:
+        """Apply, in order, every timer whose deadline is <= until (< until if strict),
+        each at its own deadline, so that a chain (Wounded -> Coma -> Dead) lands where
+        it should."""
         events: list[dict] = []
         for _ in range(1000):  # a ruleset whose timers re-arm at zero delay must not hang
-            due = [(at, key) for key, at in state.timers.items() if at <= until]
+            due = [(at, key) for key, at in state.timers.items()
+                   if at < until or (at == until and not strict)]
             if not due:
                 return Outcome(state, events)
             at, key = min(due)
@@ -96,7 +99,7 @@ class Rules:
               actor_sheet: dict | None = None, params: dict | None = None) -> str | None:
         """Refuse (RuleRefused) when the action cannot be declared on this state.
         Returns the actor's skill level for the action, if it needs a skill."""
-        action = self._action(action_key)
+        action = self.action_spec(action_key)
         self._check_params(action, params or {})
         level = None
         if action.get("skill"):
@@ -115,14 +118,16 @@ class Rules:
         return level
 
     def duration(self, action_key: str, *, level: str | None, params: dict | None = None) -> float:
-        action = self._action(action_key)
+        action = self.action_spec(action_key)
         work = Work(self, self.initial_state(), {}, 0, params=params or {}, level=level)
         return float(work.resolve(action.get("duration_s", 0)))
 
     def apply(self, state: CharacterState, sheet: dict, action_key: str, at: float, *,
               params: dict | None = None, actor_sheet: dict | None = None) -> Outcome:
-        """Declare an action at game time `at`. Timers due before `at` apply first."""
-        before = self.advance(state, sheet, at)
+        """Declare an action at game time `at`. Timers due before `at` apply first;
+        timers due exactly at `at` apply after the action (spec §0 same-instant order:
+        a treatment completing at its deadline is in time, A8)."""
+        before = self.advance(state, sheet, at, strict=True)
         state = before.state
         level = self.check(state, action_key, sheet=sheet, actor_sheet=actor_sheet, params=params)
         work = Work(self, state, sheet, at, params=params or {}, level=level,
@@ -131,7 +136,8 @@ class Rules:
                             "params": dict(params or {})})
         run_elements(work, self.ruleset.actions[action_key]["outcomes"][state.status])
         new_state, events = work.result()
-        return Outcome(new_state, before.events + events)
+        after = self.advance(new_state, sheet, at)
+        return Outcome(after.state, before.events + events + after.events)
 
     def _check_params(self, action: dict, params: dict) -> None:
         declared = action.get("params") or {}
@@ -149,7 +155,7 @@ class Rules:
             if spec["type"] == "state" and name not in params:
                 raise RuleRefused("bad_input", detail=f"parameter '{name}' is required")
 
-    def _action(self, action_key: str) -> dict:
+    def action_spec(self, action_key: str) -> dict:
         try:
             return self.ruleset.actions[action_key]
         except KeyError:

@@ -150,6 +150,8 @@ class _Checker:
             if params["value"] not in ctx["values"]:
                 self.fail(f"{where}.lose_points", f"unknown value '{params['value']}'")
             self.elements(f"{where}.lose_points.at_zero", params.get("at_zero", []), ctx)
+        if name == "set_timer":
+            self.elements(f"{where}.set_timer.on_change", params.get("on_change", []), ctx)
 
 
 def _flatten_options(checker: _Checker, raw: dict) -> dict:

@@ -1,0 +1,129 @@
+"""A character's snapshot, declared actions, and medics' treatments."""
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.exceptions import NotFound
+from rest_framework.views import APIView
+
+from players.apis import answer
+from players.idempotency import idempotent
+from players.models import Character
+from players.selectors import character_visible, own_character
+from rulesets import RuleRefused
+
+from . import services
+from .models import Treatment
+from .selectors import (character_for_snapshot, character_snapshot, medic_options,
+                        treatment_view)
+
+
+def _snapshot(character_id: int) -> dict:
+    now = timezone.now()
+    return character_snapshot(character_for_snapshot(character_id, now), now)
+
+
+class CharacterApi(APIView):
+    @extend_schema(summary="A character's snapshot: state, countdowns, points, effects, actions")
+    def get(self, request, character_id):
+        character, _ = character_visible(request.user, character_id)
+        return answer(request, _snapshot(character.pk))
+
+
+class CharacterActionApi(APIView):
+    class Input(serializers.Serializer):
+        action = serializers.CharField(max_length=50)
+        params = serializers.DictField(required=False, default=dict)
+
+    @extend_schema(request=Input, summary="Declare an action on a character (the player: "
+                   "what happened to them; a narrator: any correction). Idempotency-Key header.")
+    def post(self, request, character_id):
+        character, as_narrator = character_visible(request.user, character_id)
+        data = self.Input(data=request.data)
+        data.is_valid(raise_exception=True)
+
+        def run():
+            events = services.character_act(character=character, by=request.user,
+                                            as_narrator=as_narrator, **data.validated_data)
+            return answer(request, {"events": events, "snapshot": _snapshot(character.pk)})
+        return idempotent(request, run)
+
+
+def _patient(medic: Character, code: str) -> Character:
+    patient = Character.objects.filter(event_id=medic.event_id, code=code.strip().upper()).first()
+    if patient is None:
+        raise RuleRefused("unknown_code", code=code)
+    return patient
+
+
+class PatientApi(APIView):
+    @extend_schema(summary="A medic identifies a patient by code (QR): name and the treatments "
+                   "the medic's skills allow; never the patient's health")
+    def get(self, request, character_id, code):
+        medic = own_character(request.user, character_id)
+        patient = _patient(medic, code)
+        return answer(request, {"patient": {"id": patient.pk, "name": patient.name,
+                                            "code": patient.code},
+                                "treatments": medic_options(medic, patient)})
+
+
+class TreatmentStartApi(APIView):
+    class Input(serializers.Serializer):
+        patient_code = serializers.CharField(max_length=12)
+        action = serializers.CharField(max_length=50)
+        params = serializers.DictField(required=False, default=dict)
+
+    @extend_schema(request=Input, summary="A medic starts a treatment on a patient identified "
+                   "by code. Idempotency-Key header.")
+    def post(self, request, character_id):
+        medic = own_character(request.user, character_id)
+        data = self.Input(data=request.data)
+        data.is_valid(raise_exception=True)
+        patient = _patient(medic, data.validated_data["patient_code"])
+
+        def run():
+            treatment = services.treatment_start(medic=medic, patient=patient, by=request.user,
+                                                 action=data.validated_data["action"],
+                                                 params=data.validated_data["params"])
+            return answer(request, treatment_view(treatment, timezone.now()), status=201)
+        return idempotent(request, run)
+
+
+def _medics_treatment(request, treatment_id: int) -> Treatment:
+    treatment = get_object_or_404(Treatment.objects.select_related("event", "patient", "medic"),
+                                  pk=treatment_id)
+    if treatment.medic.user_id != request.user.pk:
+        raise NotFound()
+    return treatment
+
+
+class TreatmentApi(APIView):
+    @extend_schema(summary="A treatment of mine, with its remaining time")
+    def get(self, request, treatment_id):
+        return answer(request, treatment_view(_medics_treatment(request, treatment_id),
+                                              timezone.now()))
+
+
+class TreatmentCompleteApi(APIView):
+    @extend_schema(request=None, summary="Confirm a treatment played for its full duration. "
+                   "Idempotency-Key header.")
+    def post(self, request, treatment_id):
+        treatment = _medics_treatment(request, treatment_id)
+
+        def run():
+            done = services.treatment_complete(treatment=treatment, by=request.user)
+            return answer(request, treatment_view(done, timezone.now()))
+        return idempotent(request, run)
+
+
+class TreatmentAbortApi(APIView):
+    @extend_schema(request=None, summary="Abort a treatment (no effect, no kit used)")
+    def post(self, request, treatment_id):
+        treatment = _medics_treatment(request, treatment_id)
+
+        def run():
+            done = services.treatment_abort(treatment=treatment, by=request.user)
+            return answer(request, treatment_view(done, timezone.now()))
+        return idempotent(request, run)

@@ -1,0 +1,175 @@
+"""Reads: what a phone is shown. A read never shows a state whose deadline has passed:
+it advances the stored state in memory with the same core function the timer task uses.
+
+Labels stay {fr, es, en} here; `localize` picks one language at the edge (REST answer or
+websocket send), so one snapshot serves every phone.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db.models import Prefetch, Q
+
+from effects.models import Effect
+from players.models import Character, Event
+from rulesets.messages import LANGUAGES, pick
+
+from .models import Treatment
+
+
+def localize(obj, lang: str):
+    """Replace every {fr, es, en} label dict inside obj by its text in `lang`."""
+    if isinstance(obj, dict):
+        if obj and set(obj) <= set(LANGUAGES) and all(isinstance(v, str) for v in obj.values()):
+            return pick(obj, lang)
+        return {k: localize(v, lang) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [localize(v, lang) for v in obj]
+    return obj
+
+
+def clock_snapshot(event: Event, now: datetime) -> dict:
+    return {"running": event.running, "game_time_s": round(event.game_time(now), 3)}
+
+
+def active_effects_q(event: Event, game_s: float) -> Q:
+    return Q(removed=False) & (Q(ends_game_s__isnull=True) | Q(ends_game_s__gt=game_s))
+
+
+def characters_for_snapshot(event: Event, now: datetime, **filters):
+    game_s = event.game_time(now)
+    effects = Effect.objects.filter(active_effects_q(event, game_s))
+    return (Character.objects.filter(event=event, **filters)
+            .select_related("event", "team", "health")
+            .prefetch_related(Prefetch("effects", queryset=effects, to_attr="active_effects")))
+
+
+def character_for_snapshot(character_id: int, now: datetime) -> Character | None:
+    character = Character.objects.select_related("event").filter(pk=character_id).first()
+    if character is None:
+        return None
+    return characters_for_snapshot(character.event, now, pk=character_id).first()
+
+
+def _timer_view(event, ruleset, status, key, due, game_s) -> dict:
+    leads_to = ruleset.leads_to(key, status)
+    wall = event.wall_time(due)
+    return {
+        "key": key,
+        "label": ruleset.timers[key]["labels"],
+        "game_s": due,
+        "remaining_s": round(max(0.0, due - game_s), 3),
+        "at": wall.isoformat() if wall else None,
+        "leads_to": ({"key": leads_to, "label": ruleset.states[leads_to]["labels"]}
+                     if leads_to else None),
+    }
+
+
+def _points(ruleset, state, sheet) -> list[dict]:
+    points = []
+    for key, spec in ruleset.points.items():
+        if state.status in spec.get("hidden_in", []):
+            continue
+        base = int(sheet.get(spec["base"], 0)) if spec.get("base") else None
+        value = base - int(state.values.get(spec["loss"], 0)) if spec.get("loss") else base
+        if state.status in spec.get("zero_in", []):
+            value = 0
+        points.append({"key": key, "label": spec["labels"], "value": value, "base": base})
+    return points
+
+
+def _declarable(ruleset, rules, state) -> list[dict]:
+    actions = []
+    for key, action in ruleset.actions.items():
+        if "self" in action["declared_by"] and state.status in action["outcomes"]:
+            actions.append({"key": key, "label": action["labels"]})
+    return actions
+
+
+def character_snapshot(character: Character, now: datetime) -> dict:
+    """Everything the character's own player may see. `character` comes from
+    characters_for_snapshot (health, team and active effects already loaded)."""
+    event = character.event
+    rules = event.rules()
+    ruleset = rules.ruleset
+    game_s = event.game_time(now)
+    state = rules.advance(character.health.as_core(), character.sheet, game_s).state
+    status = ruleset.states[state.status]
+    inert = rules.is_inert(state, game_s)
+    can = [c for c in status.get("can", []) if not (inert and c in ruleset.inert_cannot)]
+    cannot = list(dict.fromkeys(status.get("cannot", []) + (ruleset.inert_cannot if inert else [])))
+    timers = sorted((_timer_view(event, ruleset, state.status, key, due, game_s)
+                     for key, due in state.timers.items()), key=lambda t: t["game_s"])
+    upcoming = [t for t in timers if t["leads_to"]]
+    return {
+        "character": {"id": character.pk, "name": character.name, "code": character.code,
+                      "team": character.team.name if character.team else None,
+                      "event": event.pk, "ruleset": ruleset.key},
+        "version": character.health.version,
+        "clock": clock_snapshot(event, now),
+        "state": {"key": state.status, "label": status["labels"], "inert": inert,
+                  "severity": status["severity"],
+                  "can": [{"key": c, "label": ruleset.capabilities[c]["labels"]} for c in can],
+                  "cannot": [{"key": c, "label": ruleset.capabilities[c]["labels"]} for c in cannot]},
+        "next": upcoming[0] if upcoming else None,
+        "timers": timers,
+        "values": state.values,
+        "points": _points(ruleset, state, character.sheet),
+        "effects": [_effect_view(event, effect, game_s) for effect in character.active_effects],
+        "actions": _declarable(ruleset, rules, state),
+    }
+
+
+def _effect_view(event: Event, effect: Effect, game_s: float) -> dict:
+    ends = effect.ends_game_s
+    wall = event.wall_time(ends) if ends is not None else None
+    return {"id": effect.pk, "text": effect.text, "started_game_s": effect.started_game_s,
+            "duration_s": effect.duration_s, "ends_game_s": ends,
+            "remaining_s": round(max(0.0, ends - game_s), 3) if ends is not None else None,
+            "ends_at": wall.isoformat() if wall else None}
+
+
+def event_live_view(event: Event, now: datetime) -> dict:
+    """The narrators' view: every character, soonest deadline first."""
+    snapshots = [character_snapshot(c, now) for c in characters_for_snapshot(event, now)]
+    snapshots.sort(key=lambda s: (s["next"]["game_s"] if s["next"] else float("inf"),
+                                  s["character"]["name"]))
+    return {"event": {"id": event.pk, "name": event.name, "ruleset": event.ruleset},
+            "clock": clock_snapshot(event, now), "characters": snapshots}
+
+
+def treatment_view(treatment: Treatment, now: datetime) -> dict:
+    event = treatment.event
+    ruleset = event.rules().ruleset
+    game_s = event.game_time(now)
+    ready = treatment.ready_game_s
+    wall = event.wall_time(ready)
+    return {"id": treatment.pk, "action": treatment.action,
+            "label": ruleset.actions[treatment.action]["labels"],
+            "patient": {"id": treatment.patient_id, "name": treatment.patient.name},
+            "level": treatment.level, "params": treatment.params, "status": treatment.status,
+            "started_game_s": treatment.started_game_s, "duration_s": treatment.duration_s,
+            "ready_game_s": ready, "remaining_s": round(max(0.0, ready - game_s), 3),
+            "ready_at": wall.isoformat() if wall else None, "result": treatment.result}
+
+
+def medic_options(medic: Character, patient: Character) -> list[dict]:
+    """The treatments this medic's sheet allows, without revealing the patient's state:
+    what a medic learns of the patient's health comes only from the rules (an analysis)."""
+    rules = medic.event.rules()
+    options = []
+    for key, action in rules.ruleset.actions.items():
+        if "medic" not in action["declared_by"]:
+            continue
+        level = rules.skill_level(key, medic.sheet)
+        if level is None:
+            continue
+        kit = action.get("kit")
+        options.append({
+            "key": key, "label": action["labels"], "level": level,
+            "kit": kit, "kits_left": int(medic.kits.get(kit, 0)) if kit else None,
+            "params": [{"key": name, "type": p["type"], "label": p["labels"]}
+                       for name, p in (action.get("params") or {}).items()],
+            "duration_s": rules.duration(key, level=level),
+        })
+    return options

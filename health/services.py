@@ -1,0 +1,222 @@
+"""Writes to a character's health: declared actions, treatments and due timers.
+
+Every write locks the character's row, first applies whatever timers are due (so an
+action never lands on a stale state), journals before/after, and on commit publishes the
+new snapshot and queues a task at the next deadline.
+"""
+from __future__ import annotations
+
+import logging
+
+from django.db import transaction
+from django.utils import timezone
+
+from players.models import Character, Event
+from players.realtime import publish_characters_on_commit
+from players.services import journal_write
+from rulesets import Outcome, RuleRefused
+from rulesets.messages import STATUS_WORDS
+
+from .models import HealthState, Treatment
+
+log = logging.getLogger(__name__)
+
+
+def health_initialise(*, character: Character) -> HealthState:
+    state = character.event.rules().initial_state()
+    health = HealthState(character=character, event=character.event)
+    health.store(state)
+    health.save()
+    return health
+
+
+def _schedule_on_commit(health: HealthState, event: Event) -> None:
+    if health.next_deadline_s is None or not event.running:
+        return
+    eta = event.wall_time(health.next_deadline_s)
+    character_id = health.pk
+
+    def send():
+        from .tasks import advance_character
+        try:
+            advance_character.apply_async((character_id,), eta=eta)
+        except Exception:  # the broker is down: the sweeper applies the deadline anyway
+            log.exception("could not queue the timer task of character %s", character_id)
+
+    transaction.on_commit(send)
+
+
+def deadlines_schedule_on_commit(*, event: Event) -> None:
+    for health in HealthState.objects.filter(event=event, next_deadline_s__isnull=False):
+        _schedule_on_commit(health, event)
+
+
+def _record(*, health: HealthState, event: Event, outcome: Outcome, kind: str, what: str,
+            by, now, detail: dict | None = None) -> None:
+    before = health.as_core().to_json()
+    health.store(outcome.state)
+    health.save()
+    journal_write(event=event, kind=kind, what=what, at=now, by=by, character=health.character,
+                  before=before, after=outcome.state.to_json(),
+                  detail={**(detail or {}), "events": outcome.events})
+    publish_characters_on_commit([health.pk])
+    _schedule_on_commit(health, event)
+
+
+def _lock(character_id: int, *, skip_locked: bool = False) -> HealthState | None:
+    rows = (HealthState.objects.select_for_update(skip_locked=skip_locked)
+            .select_related("character", "event").filter(pk=character_id))
+    return rows.first()
+
+
+def _advance_locked(health: HealthState, event: Event, now) -> bool:
+    """Apply every timer due by now; journal it as the system's doing."""
+    rules = event.rules()
+    outcome = rules.advance(health.as_core(), health.character.sheet, event.game_time(now))
+    if not outcome.changed:
+        return False
+    expired = [e["timer"] for e in outcome.events if e["kind"] == "timer_expired"]
+    _record(health=health, event=event, outcome=outcome, kind="timer", what=",".join(expired),
+            by=None, now=now)
+    return True
+
+
+@transaction.atomic
+def character_advance(*, character_id: int) -> bool:
+    """The timer task's work: idempotent, a second delivery finds nothing due."""
+    health = _lock(character_id)
+    if health is None:
+        return False
+    event = Event.objects.get(pk=health.event_id)
+    return _advance_locked(health, event, timezone.now())
+
+
+def characters_sweep(*, batch: int = 200) -> int:
+    """Apply every overdue transition of every event, so that a lost task, a dead worker
+    or a wiped broker loses nothing. Rows another worker holds are skipped, not waited for."""
+    applied = 0
+    now = timezone.now()
+    for event in Event.objects.filter(clock_running_since__isnull=False):
+        while True:
+            with transaction.atomic():
+                due = list(HealthState.objects.select_for_update(skip_locked=True)
+                           .select_related("character")
+                           .filter(event=event, next_deadline_s__lte=event.game_time(now))
+                           .order_by("next_deadline_s")[:batch])
+                for health in due:
+                    applied += _advance_locked(health, event, now)
+            if len(due) < batch:
+                break
+    return applied
+
+
+def _check_running(event: Event, as_narrator: bool) -> None:
+    if not event.running and not as_narrator:
+        raise RuleRefused("game_paused")
+
+
+@transaction.atomic
+def character_act(*, character: Character, action: str, params: dict | None, by,
+                  as_narrator: bool) -> list[dict]:
+    """A player declares what happened to their character, or a narrator acts on it."""
+    event = Event.objects.get(pk=character.event_id)
+    rules = event.rules()
+    spec = rules.action_spec(action)
+    if ("narrator" if as_narrator else "self") not in spec["declared_by"]:
+        raise RuleRefused("not_declarable", action=spec["labels"])
+    _check_running(event, as_narrator)
+    now = timezone.now()
+    health = _lock(character.pk)
+    _advance_locked(health, event, now)
+    outcome = rules.apply(health.as_core(), health.character.sheet, action, event.game_time(now),
+                          params=params)
+    _record(health=health, event=event, outcome=outcome, kind="action", what=action, by=by,
+            now=now, detail={"params": params or {}, "as_narrator": as_narrator})
+    return outcome.events
+
+
+@transaction.atomic
+def treatment_start(*, medic: Character, patient: Character, action: str, params: dict | None,
+                    by) -> Treatment:
+    event = Event.objects.get(pk=patient.event_id)
+    _check_running(event, as_narrator=False)
+    rules = event.rules()
+    if "medic" not in rules.action_spec(action)["declared_by"]:
+        raise RuleRefused("not_declarable", action=rules.action_spec(action)["labels"])
+    now = timezone.now()
+    game_s = event.game_time(now)
+    health = _lock(patient.pk)
+    _advance_locked(health, event, now)
+    level = rules.check(health.as_core(), action, sheet=patient.sheet, actor_sheet=medic.sheet,
+                        params=params)
+    _require_kit(rules, action, medic)
+    treatment = Treatment.objects.create(
+        event=event, medic=medic, patient=patient, action=action, level=level,
+        params=params or {}, started_game_s=game_s,
+        duration_s=rules.duration(action, level=level, params=params))
+    journal_write(event=event, kind="treatment", what=f"{action}:started", at=now, by=by,
+                  character=patient, detail={"treatment": treatment.pk, "medic": medic.name,
+                                             "level": level, "params": params or {}})
+    return treatment
+
+
+def _require_kit(rules, action: str, medic: Character) -> str | None:
+    kit = rules.ruleset.actions[action].get("kit")
+    if kit and int(medic.kits.get(kit, 0)) < 1:
+        raise RuleRefused("no_kit", kit=rules.ruleset.kits[kit]["labels"])
+    return kit
+
+
+def _open_treatment(treatment: Treatment) -> Treatment:
+    treatment = Treatment.objects.select_for_update().select_related("event").get(pk=treatment.pk)
+    if treatment.status != Treatment.RUNNING:
+        raise RuleRefused("treatment_closed", status=STATUS_WORDS[treatment.status])
+    return treatment
+
+
+@transaction.atomic
+def treatment_complete(*, treatment: Treatment, by) -> Treatment:
+    """The medic confirms the full duration was played. The rules are checked against the
+    patient's state now, at completion (a Wounded patient who fell into a coma meanwhile
+    is still treated; a dead one is not)."""
+    treatment = _open_treatment(treatment)
+    event = treatment.event
+    _check_running(event, as_narrator=False)
+    rules = event.rules()
+    now = timezone.now()
+    game_s = event.game_time(now)
+    if game_s < treatment.ready_game_s:
+        raise RuleRefused("not_ready", action=rules.ruleset.actions[treatment.action]["labels"],
+                          remaining=str(int(treatment.ready_game_s - game_s + 0.999)))
+    medic = Character.objects.select_for_update().get(pk=treatment.medic_id)
+    kit = _require_kit(rules, treatment.action, medic)
+    health = _lock(treatment.patient_id)
+    _advance_locked(health, event, now)
+    outcome = rules.apply(health.as_core(), health.character.sheet, treatment.action, game_s,
+                          params=treatment.params, actor_sheet=medic.sheet)
+    if kit:
+        medic.kits = {**medic.kits, kit: int(medic.kits[kit]) - 1}
+        medic.save(update_fields=["kits"])
+    revealed = {}
+    for e in outcome.events:
+        revealed.update(e.get("revealed", {}))
+    treatment.status = Treatment.COMPLETED
+    treatment.result = {"revealed": revealed} if revealed else {}
+    treatment.save(update_fields=["status", "result"])
+    _record(health=health, event=event, outcome=outcome, kind="treatment",
+            what=f"{treatment.action}:completed", by=by, now=now,
+            detail={"treatment": treatment.pk, "medic": medic.name, "level": treatment.level,
+                    "kit_used": kit})
+    return treatment
+
+
+@transaction.atomic
+def treatment_abort(*, treatment: Treatment, by) -> Treatment:
+    """Interrupted: nothing applies and no kit is used; a new attempt starts from zero."""
+    treatment = _open_treatment(treatment)
+    treatment.status = Treatment.ABORTED
+    treatment.save(update_fields=["status"])
+    journal_write(event=treatment.event, kind="treatment", what=f"{treatment.action}:aborted",
+                  at=timezone.now(), by=by, character=treatment.patient,
+                  detail={"treatment": treatment.pk})
+    return treatment

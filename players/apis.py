@@ -1,0 +1,228 @@
+"""Events, characters, logins, the game clock and the journal. Views parse input, call one
+service and serialize the answer."""
+from __future__ import annotations
+
+import csv
+import io
+
+import qrcode
+import qrcode.image.svg
+from django.conf import settings
+from django.contrib.auth import login
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from health.selectors import clock_snapshot, event_live_view, localize
+from rulesets import RuleRefused, available_rulesets, get_ruleset
+
+from . import services
+from .errors import request_language
+from .idempotency import idempotent
+from .models import Character
+from .selectors import event_for_narrator, journal_entries, user_events
+
+
+def answer(request, data, status=200) -> Response:
+    """Labels in the caller's language, and the server's time for the phone's clock offset."""
+    body = localize(data, request_language(request))
+    if isinstance(body, dict):
+        body["server_time"] = timezone.now().timestamp()
+    return Response(body, status=status)
+
+
+class LoginApi(APIView):
+    permission_classes = [AllowAny]
+
+    class Input(serializers.Serializer):
+        token = serializers.CharField(max_length=200)
+
+    @extend_schema(request=Input, summary="Open a session from a one-time login link")
+    def post(self, request):
+        data = self.Input(data=request.data)
+        data.is_valid(raise_exception=True)
+        user, event = services.login_token_redeem(raw=data.validated_data["token"])
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return answer(request, {"user": user.get_username(), "event": event.pk,
+                                "events": user_events(user), "characters": _characters_of(user)})
+
+
+def _characters_of(user) -> list[dict]:
+    return [{"id": c.pk, "name": c.name, "event": c.event_id, "code": c.code}
+            for c in Character.objects.filter(user=user)]
+
+
+class MeApi(APIView):
+    @extend_schema(summary="Who am I: my events, roles and characters")
+    def get(self, request):
+        return answer(request, {"user": request.user.get_username(),
+                                "events": user_events(request.user),
+                                "characters": _characters_of(request.user)})
+
+
+class RulesetApi(APIView):
+    @extend_schema(summary="A ruleset as data: states, timers, actions, points, options")
+    def get(self, request, key):
+        if key not in available_rulesets():
+            return answer(request, {"error": "not_found", "detail": key}, status=404)
+        rs = get_ruleset(key)
+        return answer(request, {
+            "key": rs.key, "name": rs.name, "initial_state": rs.initial_state,
+            "states": {k: {"label": s["labels"], "severity": s["severity"], "inert": bool(s.get("inert"))}
+                       for k, s in rs.states.items()},
+            "timers": {k: {"label": t["labels"]} for k, t in rs.timers.items()},
+            "actions": {k: {"label": a["labels"], "declared_by": a["declared_by"],
+                            "skill": a.get("skill"), "kit": a.get("kit"),
+                            "params": {p: {"type": v["type"], "label": v["labels"]}
+                                       for p, v in (a.get("params") or {}).items()}}
+                        for k, a in rs.actions.items()},
+            "points": {k: {"label": p["labels"]} for k, p in rs.points.items()},
+            "skills": {k: {"label": s["labels"], "levels": s.get("levels")} for k, s in rs.skills.items()},
+            "kits": {k: {"label": s["labels"]} for k, s in rs.kits.items()},
+            "options": rs.options,
+        })
+
+
+class EventListApi(APIView):
+    class Input(serializers.Serializer):
+        name = serializers.CharField(max_length=200)
+        ruleset = serializers.ChoiceField(choices=available_rulesets())
+        options = serializers.DictField(required=False, default=dict)
+        language = serializers.ChoiceField(choices=["fr", "es", "en"], default="fr")
+        start_clock = serializers.BooleanField(default=False)
+
+    @extend_schema(summary="My events")
+    def get(self, request):
+        return answer(request, {"events": user_events(request.user)})
+
+    @extend_schema(request=Input, summary="Create an event (organisers with a staff account)")
+    def post(self, request):
+        if not request.user.is_staff:
+            raise PermissionDenied()
+        data = self.Input(data=request.data)
+        data.is_valid(raise_exception=True)
+        event = services.event_create(by=request.user, **data.validated_data)
+        return answer(request, {"id": event.pk, "name": event.name, "ruleset": event.ruleset,
+                                "options": event.rules().options}, status=201)
+
+
+class EventCharactersApi(APIView):
+    class Input(serializers.Serializer):
+        name = serializers.CharField(max_length=200)
+        team = serializers.CharField(max_length=100, required=False, allow_blank=True)
+        sheet = serializers.DictField(required=False, default=dict)
+        kits = serializers.DictField(child=serializers.IntegerField(min_value=0), required=False,
+                                     default=dict)
+
+    @extend_schema(summary="Narrators' live view: every character, soonest deadline first")
+    def get(self, request, event_id):
+        event = event_for_narrator(request.user, event_id)
+        return answer(request, event_live_view(event, timezone.now()))
+
+    @extend_schema(request=Input, summary="Create a character (narrators)")
+    def post(self, request, event_id):
+        event = event_for_narrator(request.user, event_id)
+        data = self.Input(data=request.data)
+        data.is_valid(raise_exception=True)
+        team_name = data.validated_data.pop("team", "")
+        team = services.team_get_or_create(event=event, name=team_name) if team_name else None
+
+        def run():
+            character = services.character_create(event=event, team=team, by=request.user,
+                                                   **data.validated_data)
+            return answer(request, {"id": character.pk, "name": character.name,
+                                    "code": character.code}, status=201)
+        return idempotent(request, run)
+
+
+def login_url(raw: str) -> str:
+    return f"{settings.PUBLIC_URL}/login/{raw}"
+
+
+class LoginLinkApi(APIView):
+    @extend_schema(request=None, summary="Issue a one-time login link for a character (narrators)")
+    def post(self, request, character_id):
+        character = get_object_or_404(Character.objects.select_related("event"), pk=character_id)
+        event_for_narrator(request.user, character.event_id)
+        raw = services.login_token_issue(event=character.event, user=character.user, by=request.user)
+        return answer(request, {"character": character.pk, "url": login_url(raw)}, status=201)
+
+
+class LoginQrApi(APIView):
+    @extend_schema(summary="A printable QR code (SVG) of a fresh one-time login link (narrators)")
+    def get(self, request, character_id):
+        character = get_object_or_404(Character.objects.select_related("event"), pk=character_id)
+        event_for_narrator(request.user, character.event_id)
+        raw = services.login_token_issue(event=character.event, user=character.user, by=request.user)
+        image = qrcode.make(login_url(raw), image_factory=qrcode.image.svg.SvgPathImage)
+        return HttpResponse(image.to_string(), content_type="image/svg+xml")
+
+
+class ClockApi(APIView):
+    class Input(serializers.Serializer):
+        action = serializers.ChoiceField(choices=["pause", "resume"])
+
+    @extend_schema(request=Input, summary="Pause (arrêt de jeu) or resume the game clock")
+    def post(self, request, event_id):
+        event = event_for_narrator(request.user, event_id)
+        data = self.Input(data=request.data)
+        data.is_valid(raise_exception=True)
+        service = services.clock_pause if data.validated_data["action"] == "pause" else services.clock_resume
+
+        def run():
+            updated = service(event=event, by=request.user)
+            return answer(request, {"clock": clock_snapshot(updated, timezone.now())})
+        return idempotent(request, run)
+
+
+def _journal_row(entry) -> dict:
+    return {"id": entry.id, "at": entry.at.isoformat(), "game_s": round(entry.game_s, 3),
+            "who": entry.actor_label, "kind": entry.kind, "what": entry.what,
+            "character": entry.character.name if entry.character else None,
+            "character_id": entry.character_id, "before": entry.before, "after": entry.after,
+            "detail": entry.detail}
+
+
+class JournalApi(APIView):
+    @extend_schema(parameters=[OpenApiParameter("after", int), OpenApiParameter("character", int)],
+                   summary="The journal (narrators), oldest first, 500 lines a page")
+    def get(self, request, event_id):
+        event = event_for_narrator(request.user, event_id)
+        rows = journal_entries(event, after_id=_int(request, "after"),
+                               character_id=_int(request, "character") or None)
+        return Response({"entries": [_journal_row(e) for e in rows]})
+
+
+class JournalCsvApi(APIView):
+    @extend_schema(summary="The whole journal as CSV (narrators)")
+    def get(self, request, event_id):
+        event = event_for_narrator(request.user, event_id)
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(["id", "wall_time", "game_s", "who", "kind", "what", "character",
+                         "state_before", "state_after", "detail"])
+        after = 0
+        while rows := list(journal_entries(event, after_id=after, limit=2000)):
+            for e in rows:
+                writer.writerow([e.id, e.at.isoformat(), round(e.game_s, 3), e.actor_label, e.kind,
+                                 e.what, e.character.name if e.character else "",
+                                 (e.before or {}).get("status", ""), (e.after or {}).get("status", ""),
+                                 e.detail])
+            after = rows[-1].id
+        response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="journal-event-{event.pk}.csv"'
+        return response
+
+
+def _int(request, name: str) -> int:
+    raw = request.query_params.get(name, "0")
+    if not raw.isdigit():
+        raise RuleRefused("bad_input", detail=f"'{name}' must be a whole number, got '{raw}'")
+    return int(raw)
+

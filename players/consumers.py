@@ -1,0 +1,85 @@
+"""One websocket per phone. Transport only: authenticate, join groups, send a snapshot on
+connect, forward each new snapshot, answer pings with the server's time."""
+from __future__ import annotations
+
+import time
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils import timezone
+from rest_framework.exceptions import APIException
+
+from health.selectors import (character_for_snapshot, character_snapshot, event_live_view,
+                              localize)
+from rulesets.messages import DEFAULT_LANGUAGE, LANGUAGES
+
+from .realtime import character_group, narrators_group
+from .selectors import character_visible, event_for_narrator
+
+
+@database_sync_to_async
+def _character_view(user, character_id: int):
+    try:
+        character, _ = character_visible(user, character_id)
+    except APIException:
+        return None
+    now = timezone.now()
+    return [character_group(character.pk)], {
+        "type": "snapshot", "snapshot": character_snapshot(character_for_snapshot(character.pk, now), now)}
+
+
+@database_sync_to_async
+def _event_view(user, event_id: int):
+    try:
+        event = event_for_narrator(user, event_id)
+    except APIException:
+        return None
+    return [narrators_group(event.pk)], {"type": "event_snapshot", **event_live_view(event, timezone.now())}
+
+
+def _int(params: dict, name: str) -> int | None:
+    raw = params.get(name, [""])[0]
+    return int(raw) if raw.isdigit() else None
+
+
+class LiveConsumer(AsyncJsonWebsocketConsumer):
+    """/ws/live/?character=ID (a player or a narrator) or /ws/live/?event=ID (narrators);
+    &lang=fr|es|en chooses the labels' language."""
+
+    groups_joined: list[str] = []
+
+    async def connect(self):
+        user = self.scope.get("user")
+        params = parse_qs(self.scope.get("query_string", b"").decode())
+        lang = params.get("lang", [DEFAULT_LANGUAGE])[0]
+        self.lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+        view = None
+        if user is not None and user.is_authenticated:
+            if _int(params, "character") is not None:
+                view = await _character_view(user, _int(params, "character"))
+            elif _int(params, "event") is not None:
+                view = await _event_view(user, _int(params, "event"))
+        if view is None:
+            await self.close(code=4403)
+            return
+        self.groups_joined, first = view
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()
+        await self._send(first)
+
+    async def disconnect(self, code):
+        for group in self.groups_joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def receive_json(self, content, **kwargs):
+        if isinstance(content, dict) and content.get("type") == "ping":
+            # The phone estimates its clock offset from the round trip of this message.
+            await self._send({"type": "pong", "client_time": content.get("client_time")})
+
+    async def snapshot_message(self, message):
+        await self._send({"type": "snapshot", "snapshot": message["snapshot"]})
+
+    async def _send(self, payload: dict):
+        await self.send_json({**localize(payload, self.lang), "server_time": time.time()})

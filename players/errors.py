@@ -1,0 +1,54 @@
+"""Every refusal answers 4xx with a code and a sentence in the caller's language."""
+from __future__ import annotations
+
+from django.utils.translation import get_language
+from rest_framework import status
+from rest_framework.exceptions import ValidationError
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from rulesets import RuleRefused
+from rulesets.messages import DEFAULT_LANGUAGE, LANGUAGES
+
+STATUS_BY_CODE = {
+    "bad_input": 400, "unknown_action": 400, "bad_option": 400, "invalid_login": 400,
+    "missing_skill": 403, "not_declarable": 403, "forbidden": 403,
+    "unknown_code": 404,
+    "idempotency_conflict": 422,
+}
+
+
+def request_language(request) -> str:
+    lang = (getattr(request, "LANGUAGE_CODE", None) or get_language() or DEFAULT_LANGUAGE)[:2]
+    return lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def refusal_response(exc: RuleRefused, request) -> Response:
+    return Response({"error": exc.code, "detail": exc.message(request_language(request))},
+                    status=STATUS_BY_CODE.get(exc.code, status.HTTP_409_CONFLICT))
+
+
+def _flatten(detail, prefix="") -> list[str]:
+    if isinstance(detail, dict):
+        return [m for k, v in detail.items() for m in _flatten(v, f"{prefix}{k}: ")]
+    if isinstance(detail, list):
+        return [m for v in detail for m in _flatten(v, prefix)]
+    return [f"{prefix}{detail}"]
+
+
+def exception_handler(exc, context):
+    request = context.get("request")
+    if isinstance(exc, RuleRefused):
+        return refusal_response(exc, request)
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, ValidationError):
+        problems = "; ".join(_flatten(exc.detail))
+        refused = RuleRefused("bad_input", detail=problems)
+        response.data = {"error": "bad_input", "detail": refused.message(request_language(request)),
+                         "fields": exc.detail}
+    elif isinstance(response.data, dict) and "detail" in response.data:
+        response.data = {"error": getattr(exc, "default_code", "error"),
+                         "detail": str(response.data["detail"])}
+    return response

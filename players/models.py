@@ -1,0 +1,154 @@
+"""Events, teams, characters, who may do what, and the journal."""
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import models
+
+from rulesets import Rules, get_ruleset
+
+
+class Event(models.Model):
+    """One game. Its clock counts play seconds, pauses excluded: every deadline is an
+    instant on this clock, so pausing the game freezes every countdown at once."""
+
+    name = models.CharField(max_length=200)
+    ruleset = models.CharField(max_length=50)
+    options = models.JSONField(default=dict, blank=True,
+                               help_text="Overrides of the ruleset's default options.")
+    language = models.CharField(max_length=5, default="fr")
+    created_at = models.DateTimeField(auto_now_add=True)
+    clock_elapsed_s = models.FloatField(default=0.0,
+                                        help_text="Play seconds accumulated before the current run.")
+    clock_running_since = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def running(self) -> bool:
+        return self.clock_running_since is not None
+
+    def game_time(self, at: datetime) -> float:
+        if self.clock_running_since is None:
+            return self.clock_elapsed_s
+        return self.clock_elapsed_s + (at - self.clock_running_since).total_seconds()
+
+    def wall_time(self, game_s: float) -> datetime | None:
+        """When the clock will read game_s, if it keeps running; None while paused."""
+        if self.clock_running_since is None:
+            return None
+        return self.clock_running_since + timedelta(seconds=game_s - self.clock_elapsed_s)
+
+    def rules(self) -> Rules:
+        ruleset = get_ruleset(self.ruleset)
+        return Rules(ruleset, ruleset.merged_options(self.options))
+
+
+class Team(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="teams")
+    name = models.CharField(max_length=100)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["event", "name"], name="team_unique_name")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def new_character_code() -> str:
+    # No 0/O/1/I: the code is read aloud and typed by a medic in the dark.
+    alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+    return "".join(secrets.choice(alphabet) for _ in range(6))
+
+
+class Character(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="characters")
+    team = models.ForeignKey(Team, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="characters")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.SET_NULL, related_name="characters")
+    name = models.CharField(max_length=200)
+    code = models.CharField(max_length=12, default=new_character_code,
+                            help_text="Short code on the character sheet and in its QR, for medics.")
+    sheet = models.JSONField(default=dict, blank=True,
+                             help_text='{"combat_base": 2, "skills": {"first_aid": "novice"}, "psych": {...}}')
+    kits = models.JSONField(default=dict, blank=True, help_text='Kits held, e.g. {"kps": 3, "koc": 1}')
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["event", "code"], name="character_unique_code")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    PLAYER, NARRATOR = "player", "narrator"
+    ROLES = [(PLAYER, "Player"), (NARRATOR, "Narrator / organiser")]
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="memberships")
+    role = models.CharField(max_length=20, choices=ROLES)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["event", "user", "role"],
+                                               name="membership_unique_role")]
+
+
+class LoginToken(models.Model):
+    """A one-time login link printed on a character sheet. Only its hash is stored."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    event = models.ForeignKey(Event, on_delete=models.CASCADE)
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+
+
+class JournalEntry(models.Model):
+    """Append-only: who did what, when (wall and game time), the state before and after.
+    Corrections are new lines, never edits."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="journal")
+    character = models.ForeignKey(Character, null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="journal")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                              on_delete=models.SET_NULL)
+    actor_label = models.CharField(max_length=200, help_text="Who, as read in the journal; 'system' for timers.")
+    kind = models.CharField(max_length=40)
+    what = models.CharField(max_length=100)
+    at = models.DateTimeField()
+    game_s = models.FloatField()
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    detail = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["event", "id"])]
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise ValueError("journal entries are append-only; write a correction line instead")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValueError("journal entries are append-only")
+
+
+class IdempotencyRecord(models.Model):
+    """The answer given to a write, kept so that a retry with the same key gets it again."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    key = models.CharField(max_length=100)
+    request_hash = models.CharField(max_length=64)
+    status_code = models.PositiveSmallIntegerField()
+    body = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="idempotency_unique_key")]

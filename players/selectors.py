@@ -1,0 +1,63 @@
+"""Who may see or do what in an event."""
+from __future__ import annotations
+
+from rest_framework.exceptions import NotFound, PermissionDenied
+
+from .models import Character, Event, JournalEntry, Membership
+
+
+def is_narrator(user, event: Event) -> bool:
+    if not user.is_authenticated:
+        return False
+    if user.is_superuser:
+        return True
+    return Membership.objects.filter(event=event, user=user, role=Membership.NARRATOR).exists()
+
+
+def event_for_narrator(user, event_id: int) -> Event:
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None or not is_narrator(user, event):
+        raise NotFound()
+    return event
+
+
+def character_visible(user, character_id: int) -> tuple[Character, bool]:
+    """The character if the user plays it or narrates its event, with whether they act as
+    a narrator. Anything else is a 404: a player cannot even learn another id exists."""
+    character = Character.objects.select_related("event").filter(pk=character_id).first()
+    if character is None:
+        raise NotFound()
+    if character.user_id == user.pk:
+        return character, False
+    if is_narrator(user, character.event):
+        return character, True
+    raise NotFound()
+
+
+def own_character(user, character_id: int) -> Character:
+    character, as_narrator = character_visible(user, character_id)
+    if as_narrator and character.user_id != user.pk:
+        raise PermissionDenied()
+    return character
+
+
+def user_events(user) -> list[dict]:
+    memberships = Membership.objects.filter(user=user).select_related("event")
+    events = {}
+    for m in memberships:
+        events.setdefault(m.event_id, {"id": m.event_id, "name": m.event.name,
+                                       "ruleset": m.event.ruleset, "roles": []})
+        events[m.event_id]["roles"].append(m.role)
+    if user.is_superuser:
+        for event in Event.objects.exclude(pk__in=events.keys()):
+            events[event.pk] = {"id": event.pk, "name": event.name, "ruleset": event.ruleset,
+                                "roles": [Membership.NARRATOR]}
+    return list(events.values())
+
+
+def journal_entries(event: Event, *, after_id: int = 0, character_id: int | None = None,
+                    limit: int = 500):
+    rows = JournalEntry.objects.filter(event=event, id__gt=after_id).select_related("character")
+    if character_id:
+        rows = rows.filter(character_id=character_id)
+    return rows.order_by("id")[:limit]

@@ -1,0 +1,144 @@
+"""Writes for events, characters, logins, the game clock and the journal."""
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from rulesets import RuleRefused, RulesetError, get_ruleset
+
+from .models import Character, Event, JournalEntry, LoginToken, Membership, Team
+from .realtime import publish_characters_on_commit
+
+
+def actor_label(user, event: Event) -> str:
+    if user is None:
+        return "system"
+    name = Character.objects.filter(event=event, user=user).values_list("name", flat=True).first()
+    return name or user.get_username()
+
+
+def journal_write(*, event: Event, kind: str, what: str, at: datetime, by=None,
+                  character: Character | None = None, before=None, after=None,
+                  detail: dict | None = None) -> JournalEntry:
+    return JournalEntry.objects.create(
+        event=event, character=character, actor=by, actor_label=actor_label(by, event), kind=kind,
+        what=what, at=at, game_s=event.game_time(at), before=before, after=after,
+        detail=detail or {})
+
+
+@transaction.atomic
+def event_create(*, name: str, ruleset: str, options: dict | None = None, language: str = "fr",
+                 by, start_clock: bool = False) -> Event:
+    try:
+        get_ruleset(ruleset).merged_options(options or {})
+    except RulesetError as exc:
+        raise RuleRefused("bad_option", option=ruleset, detail=str(exc)) from exc
+    now = timezone.now()
+    event = Event.objects.create(name=name, ruleset=ruleset, options=options or {},
+                                 language=language, clock_running_since=now if start_clock else None)
+    if by is not None:
+        Membership.objects.get_or_create(event=event, user=by, role=Membership.NARRATOR)
+    journal_write(event=event, kind="event", what="created", at=now, by=by,
+                  detail={"ruleset": ruleset, "options": options or {}})
+    return event
+
+
+@transaction.atomic
+def team_get_or_create(*, event: Event, name: str) -> Team:
+    return Team.objects.get_or_create(event=event, name=name)[0]
+
+
+@transaction.atomic
+def character_create(*, event: Event, name: str, sheet: dict | None = None,
+                     kits: dict | None = None, team: Team | None = None, by=None) -> Character:
+    """A character, its player account (no password: players log in by link) and its
+    initial health."""
+    from health.services import health_initialise
+
+    sheet = sheet or {}
+    base = sheet.get("combat_base")
+    options = event.rules().options
+    if base is not None and not (options.get("combat_base_min", 0) <= base
+                                 <= options.get("combat_base_max", 99)):
+        raise RuleRefused("bad_input", detail=f"combat_base must be between "
+                          f"{options.get('combat_base_min', 0)} and {options.get('combat_base_max')}")
+    user = get_user_model().objects.create_user(username=f"e{event.pk}-{secrets.token_hex(6)}")
+    character = Character.objects.create(event=event, name=name, sheet=sheet, kits=kits or {},
+                                         team=team, user=user)
+    Membership.objects.create(event=event, user=user, role=Membership.PLAYER)
+    health_initialise(character=character)
+    journal_write(event=event, kind="character", what="created", at=timezone.now(), by=by,
+                  character=character, after={"sheet": sheet, "kits": kits or {}})
+    return character
+
+
+def _hash(raw: str) -> str:
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+@transaction.atomic
+def login_token_issue(*, event: Event, user, by=None) -> str:
+    """A new single-use login secret for `user`; only its hash is stored."""
+    raw = secrets.token_urlsafe(24)
+    now = timezone.now()
+    LoginToken.objects.create(user=user, event=event, token_hash=_hash(raw),
+                              expires_at=now + timedelta(seconds=settings.LOGIN_TOKEN_TTL_S))
+    journal_write(event=event, kind="login", what="link_issued", at=now, by=by,
+                  detail={"user": user.get_username()})
+    return raw
+
+
+@transaction.atomic
+def login_token_redeem(*, raw: str):
+    now = timezone.now()
+    token = (LoginToken.objects.select_for_update().select_related("user", "event")
+             .filter(token_hash=_hash(raw or "")).first())
+    if token is None or token.used_at is not None or token.expires_at <= now:
+        raise RuleRefused("invalid_login")
+    token.used_at = now
+    token.save(update_fields=["used_at"])
+    journal_write(event=token.event, kind="login", what="link_used", at=now, by=token.user)
+    return token.user, token.event
+
+
+def _all_character_ids(event: Event):
+    return event.characters.values_list("pk", flat=True)
+
+
+@transaction.atomic
+def clock_pause(*, event: Event, by) -> Event:
+    """Arrêt de jeu: every countdown of the event freezes where it is."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if not event.running:
+        raise RuleRefused("game_already_paused")
+    now = timezone.now()
+    event.clock_elapsed_s = event.game_time(now)
+    event.clock_running_since = None
+    event.save(update_fields=["clock_elapsed_s", "clock_running_since"])
+    journal_write(event=event, kind="clock", what="paused", at=now, by=by)
+    publish_characters_on_commit(_all_character_ids(event))
+    return event
+
+
+@transaction.atomic
+def clock_resume(*, event: Event, by) -> Event:
+    """Every countdown resumes where it was; timer tasks are queued again for the new
+    wall-clock instants (those queued before the pause find nothing due and do nothing)."""
+    from health.services import deadlines_schedule_on_commit
+
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if event.running:
+        raise RuleRefused("game_not_paused")
+    now = timezone.now()
+    event.clock_running_since = now
+    event.save(update_fields=["clock_running_since"])
+    journal_write(event=event, kind="clock", what="resumed", at=now, by=by)
+    deadlines_schedule_on_commit(event=event)
+    publish_characters_on_commit(_all_character_ids(event))
+    return event

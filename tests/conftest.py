@@ -1,0 +1,86 @@
+"""Shared fixtures. Tests run against the real database and Redis named by DATABASE_URL
+and REDIS_URL (the test command starts an embedded Redis when none is given); time is
+controlled with time_machine, never waited for."""
+from __future__ import annotations
+
+from datetime import datetime, timezone as dt_timezone
+
+import pytest
+import time_machine
+from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
+
+from players.services import character_create, event_create, team_get_or_create
+
+START = datetime(2026, 6, 6, 20, 0, 0, tzinfo=dt_timezone.utc)
+
+MEDIC_SHEET = {"combat_base": 2, "skills": {"first_aid": "novice", "surgery": "expert",
+                                            "metabolic_analysis": True}}
+
+
+class Clock:
+    """A controlled wall clock: `clock.advance(seconds)` moves every reader of the time."""
+
+    def __init__(self, traveller):
+        self._traveller = traveller
+        self.now = START
+
+    def advance(self, seconds: float) -> None:
+        self._traveller.shift(seconds)
+        from datetime import timedelta
+        self.now = self.now + timedelta(seconds=seconds)
+
+
+@pytest.fixture
+def clock():
+    with time_machine.travel(START, tick=False) as traveller:
+        yield Clock(traveller)
+
+
+@pytest.fixture
+def narrator_user(db):
+    return get_user_model().objects.create_user(username="narrator", is_staff=True)
+
+
+@pytest.fixture
+def event(clock, narrator_user):
+    return event_create(name="Test GN", ruleset="gn_fr", by=narrator_user, start_clock=True)
+
+
+@pytest.fixture
+def player(event, narrator_user):
+    team = team_get_or_create(event=event, name="Invités")
+    return character_create(event=event, name="Alice", sheet={"combat_base": 2}, team=team,
+                            by=narrator_user)
+
+
+@pytest.fixture
+def other_player(event, narrator_user):
+    return character_create(event=event, name="Denis", sheet={"combat_base": 3}, by=narrator_user)
+
+
+@pytest.fixture
+def medic(event, narrator_user):
+    return character_create(event=event, name="Bruno", sheet=MEDIC_SHEET,
+                            kits={"kps": 2, "koc": 1}, by=narrator_user)
+
+
+def client_for(user, lang: str = "en") -> APIClient:
+    client = APIClient(HTTP_ACCEPT_LANGUAGE=lang)
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def player_api(player):
+    return client_for(player.user)
+
+
+@pytest.fixture
+def medic_api(medic):
+    return client_for(medic.user)
+
+
+@pytest.fixture
+def narrator_api(narrator_user):
+    return client_for(narrator_user)

@@ -1,0 +1,55 @@
+"""The wound -> first aid -> coma timeline through the API, as a player, a medic and a
+narrator would play it."""
+from __future__ import annotations
+
+import pytest
+
+
+def act(api, character, action, key=None, **params):
+    headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
+    return api.post(f"/api/characters/{character.pk}/actions/",
+                    {"action": action, "params": params}, format="json", **headers)
+
+
+def snapshot(api, character):
+    response = api.get(f"/api/characters/{character.pk}/")
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+@pytest.mark.django_db
+def test_wound_first_aid_then_coma(clock, player, medic, player_api, medic_api):
+    assert snapshot(player_api, player)["state"]["key"] == "healthy"
+
+    response = act(player_api, player, "hit_wounding", key="k1")
+    assert response.status_code == 200, response.content
+    state = response.json()["snapshot"]
+    assert state["state"]["key"] == "wounded"
+    assert state["state"]["label"] == "Wounded"
+    assert state["next"]["leads_to"]["key"] == "coma"
+    assert state["next"]["remaining_s"] == 900
+
+    clock.advance(5 * 60)
+    start = medic_api.post(f"/api/characters/{medic.pk}/treatments/",
+                           {"patient_code": player.code, "action": "first_aid"}, format="json")
+    assert start.status_code == 201, start.content
+    treatment = start.json()
+    assert treatment["duration_s"] == 60
+
+    early = medic_api.post(f"/api/treatments/{treatment['id']}/complete/")
+    assert early.status_code == 409
+    assert "not finished" in early.json()["detail"]
+
+    clock.advance(60)
+    done = medic_api.post(f"/api/treatments/{treatment['id']}/complete/")
+    assert done.status_code == 200, done.content
+    assert done.json()["status"] == "completed"
+
+    state = snapshot(player_api, player)
+    assert state["state"]["key"] == "wounded"
+    assert state["next"]["remaining_s"] == 3600  # first aid novice: 1 h from completion
+    medic.refresh_from_db()
+    assert medic.kits["kps"] == 1
+
+    clock.advance(3600)
+    assert snapshot(player_api, player)["state"]["key"] == "coma"
