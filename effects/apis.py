@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.views import APIView
@@ -15,7 +16,7 @@ from .models import Effect
 
 
 class EffectPushApi(APIView):
-    class Input(serializers.Serializer):
+    class EffectInput(serializers.Serializer):
         text = serializers.CharField(max_length=2000)
         duration_s = serializers.FloatField(required=False, allow_null=True, min_value=1,
                                             max_value=7 * 24 * 3600)
@@ -25,11 +26,11 @@ class EffectPushApi(APIView):
         team = serializers.CharField(required=False, max_length=100)
         everyone = serializers.BooleanField(default=False)
 
-    @extend_schema(request=Input, summary="Push an effect (\"Effet : ...\") to characters, a "
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=EffectInput, summary="Push an effect (\"Effet : ...\") to characters, a "
                    "team or everyone; optional duration and health state. Idempotency-Key header.")
     def post(self, request, event_id):
         event = event_for_narrator(request.user, event_id)
-        data = self.Input(data=request.data)
+        data = self.EffectInput(data=request.data)
         data.is_valid(raise_exception=True)
         targets = _targets(event, data.validated_data)
 
@@ -63,7 +64,7 @@ def _targets(event, data) -> list:
 
 
 class EffectApi(APIView):
-    @extend_schema(request=None, summary="Remove an effect before it ends (narrators)")
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=None, summary="Remove an effect before it ends (narrators)")
     def delete(self, request, effect_id):
         effect = get_object_or_404(Effect.objects.select_related("event", "character"), pk=effect_id)
         event_for_narrator(request.user, effect.event_id)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
@@ -26,22 +27,22 @@ def _snapshot(character_id: int) -> dict:
 
 
 class CharacterApi(APIView):
-    @extend_schema(summary="A character's snapshot: state, countdowns, points, effects, actions")
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="A character's snapshot: state, countdowns, points, effects, actions")
     def get(self, request, character_id):
         character, _ = character_visible(request.user, character_id)
         return answer(request, _snapshot(character.pk))
 
 
 class CharacterActionApi(APIView):
-    class Input(serializers.Serializer):
+    class ActionInput(serializers.Serializer):
         action = serializers.CharField(max_length=50)
         params = serializers.DictField(required=False, default=dict)
 
-    @extend_schema(request=Input, summary="Declare an action on a character (the player: "
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=ActionInput, summary="Declare an action on a character (the player: "
                    "what happened to them; a narrator: any correction). Idempotency-Key header.")
     def post(self, request, character_id):
         character, as_narrator = character_visible(request.user, character_id)
-        data = self.Input(data=request.data)
+        data = self.ActionInput(data=request.data)
         data.is_valid(raise_exception=True)
 
         def run():
@@ -59,7 +60,7 @@ def _patient(medic: Character, code: str) -> Character:
 
 
 class PatientApi(APIView):
-    @extend_schema(summary="A medic identifies a patient by code (QR): name and the treatments "
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="A medic identifies a patient by code (QR): name and the treatments "
                    "the medic's skills allow; never the patient's health")
     def get(self, request, character_id, code):
         medic = own_character(request.user, character_id)
@@ -70,16 +71,16 @@ class PatientApi(APIView):
 
 
 class TreatmentStartApi(APIView):
-    class Input(serializers.Serializer):
+    class TreatmentInput(serializers.Serializer):
         patient_code = serializers.CharField(max_length=12)
         action = serializers.CharField(max_length=50)
         params = serializers.DictField(required=False, default=dict)
 
-    @extend_schema(request=Input, summary="A medic starts a treatment on a patient identified "
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=TreatmentInput, summary="A medic starts a treatment on a patient identified "
                    "by code. Idempotency-Key header.")
     def post(self, request, character_id):
         medic = own_character(request.user, character_id)
-        data = self.Input(data=request.data)
+        data = self.TreatmentInput(data=request.data)
         data.is_valid(raise_exception=True)
         patient = _patient(medic, data.validated_data["patient_code"])
 
@@ -100,14 +101,14 @@ def _medics_treatment(request, treatment_id: int) -> Treatment:
 
 
 class TreatmentApi(APIView):
-    @extend_schema(summary="A treatment of mine, with its remaining time")
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="A treatment of mine, with its remaining time")
     def get(self, request, treatment_id):
         return answer(request, treatment_view(_medics_treatment(request, treatment_id),
                                               timezone.now()))
 
 
 class TreatmentCompleteApi(APIView):
-    @extend_schema(request=None, summary="Confirm a treatment played for its full duration. "
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=None, summary="Confirm a treatment played for its full duration. "
                    "Idempotency-Key header.")
     def post(self, request, treatment_id):
         treatment = _medics_treatment(request, treatment_id)
@@ -119,7 +120,7 @@ class TreatmentCompleteApi(APIView):
 
 
 class TreatmentAbortApi(APIView):
-    @extend_schema(request=None, summary="Abort a treatment (no effect, no kit used)")
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=None, summary="Abort a treatment (no effect, no kit used)")
     def post(self, request, treatment_id):
         treatment = _medics_treatment(request, treatment_id)
 

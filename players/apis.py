@@ -12,6 +12,7 @@ from django.contrib.auth import login
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import PermissionDenied
@@ -40,12 +41,12 @@ def answer(request, data, status=200) -> Response:
 class LoginApi(APIView):
     permission_classes = [AllowAny]
 
-    class Input(serializers.Serializer):
+    class LoginInput(serializers.Serializer):
         token = serializers.CharField(max_length=200)
 
-    @extend_schema(request=Input, summary="Open a session from a one-time login link")
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=LoginInput, summary="Open a session from a one-time login link")
     def post(self, request):
-        data = self.Input(data=request.data)
+        data = self.LoginInput(data=request.data)
         data.is_valid(raise_exception=True)
         user, event = services.login_token_redeem(raw=data.validated_data["token"])
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
@@ -59,7 +60,7 @@ def _characters_of(user) -> list[dict]:
 
 
 class MeApi(APIView):
-    @extend_schema(summary="Who am I: my events, roles and characters")
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Who am I: my events, roles and characters")
     def get(self, request):
         return answer(request, {"user": request.user.get_username(),
                                 "events": user_events(request.user),
@@ -67,7 +68,7 @@ class MeApi(APIView):
 
 
 class RulesetApi(APIView):
-    @extend_schema(summary="A ruleset as data: states, timers, actions, points, options")
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="A ruleset as data: states, timers, actions, points, options")
     def get(self, request, key):
         if key not in available_rulesets():
             return answer(request, {"error": "not_found", "detail": key}, status=404)
@@ -90,22 +91,22 @@ class RulesetApi(APIView):
 
 
 class EventListApi(APIView):
-    class Input(serializers.Serializer):
+    class EventInput(serializers.Serializer):
         name = serializers.CharField(max_length=200)
         ruleset = serializers.ChoiceField(choices=available_rulesets())
         options = serializers.DictField(required=False, default=dict)
         language = serializers.ChoiceField(choices=["fr", "es", "en"], default="fr")
         start_clock = serializers.BooleanField(default=False)
 
-    @extend_schema(summary="My events")
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="My events")
     def get(self, request):
         return answer(request, {"events": user_events(request.user)})
 
-    @extend_schema(request=Input, summary="Create an event (organisers with a staff account)")
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=EventInput, summary="Create an event (organisers with a staff account)")
     def post(self, request):
         if not request.user.is_staff:
             raise PermissionDenied()
-        data = self.Input(data=request.data)
+        data = self.EventInput(data=request.data)
         data.is_valid(raise_exception=True)
         event = services.event_create(by=request.user, **data.validated_data)
         return answer(request, {"id": event.pk, "name": event.name, "ruleset": event.ruleset,
@@ -113,22 +114,22 @@ class EventListApi(APIView):
 
 
 class EventCharactersApi(APIView):
-    class Input(serializers.Serializer):
+    class CharacterInput(serializers.Serializer):
         name = serializers.CharField(max_length=200)
         team = serializers.CharField(max_length=100, required=False, allow_blank=True)
         sheet = serializers.DictField(required=False, default=dict)
         kits = serializers.DictField(child=serializers.IntegerField(min_value=0), required=False,
                                      default=dict)
 
-    @extend_schema(summary="Narrators' live view: every character, soonest deadline first")
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Narrators' live view: every character, soonest deadline first")
     def get(self, request, event_id):
         event = event_for_narrator(request.user, event_id)
         return answer(request, event_live_view(event, timezone.now()))
 
-    @extend_schema(request=Input, summary="Create a character (narrators)")
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=CharacterInput, summary="Create a character (narrators)")
     def post(self, request, event_id):
         event = event_for_narrator(request.user, event_id)
-        data = self.Input(data=request.data)
+        data = self.CharacterInput(data=request.data)
         data.is_valid(raise_exception=True)
         team_name = data.validated_data.pop("team", "")
         team = services.team_get_or_create(event=event, name=team_name) if team_name else None
@@ -146,7 +147,7 @@ def login_url(raw: str) -> str:
 
 
 class LoginLinkApi(APIView):
-    @extend_schema(request=None, summary="Issue a one-time login link for a character (narrators)")
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=None, summary="Issue a one-time login link for a character (narrators)")
     def post(self, request, character_id):
         character = get_object_or_404(Character.objects.select_related("event"), pk=character_id)
         event_for_narrator(request.user, character.event_id)
@@ -155,7 +156,7 @@ class LoginLinkApi(APIView):
 
 
 class LoginQrApi(APIView):
-    @extend_schema(summary="A printable QR code (SVG) of a fresh one-time login link (narrators)")
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="A printable QR code (SVG) of a fresh one-time login link (narrators)")
     def get(self, request, character_id):
         character = get_object_or_404(Character.objects.select_related("event"), pk=character_id)
         event_for_narrator(request.user, character.event_id)
@@ -165,13 +166,13 @@ class LoginQrApi(APIView):
 
 
 class ClockApi(APIView):
-    class Input(serializers.Serializer):
+    class ClockInput(serializers.Serializer):
         action = serializers.ChoiceField(choices=["pause", "resume"])
 
-    @extend_schema(request=Input, summary="Pause (arrêt de jeu) or resume the game clock")
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=ClockInput, summary="Pause (arrêt de jeu) or resume the game clock")
     def post(self, request, event_id):
         event = event_for_narrator(request.user, event_id)
-        data = self.Input(data=request.data)
+        data = self.ClockInput(data=request.data)
         data.is_valid(raise_exception=True)
         service = services.clock_pause if data.validated_data["action"] == "pause" else services.clock_resume
 
@@ -190,7 +191,7 @@ def _journal_row(entry) -> dict:
 
 
 class JournalApi(APIView):
-    @extend_schema(parameters=[OpenApiParameter("after", int), OpenApiParameter("character", int)],
+    @extend_schema(responses=OpenApiTypes.OBJECT, parameters=[OpenApiParameter("after", int), OpenApiParameter("character", int)],
                    summary="The journal (narrators), oldest first, 500 lines a page")
     def get(self, request, event_id):
         event = event_for_narrator(request.user, event_id)
@@ -200,7 +201,7 @@ class JournalApi(APIView):
 
 
 class JournalCsvApi(APIView):
-    @extend_schema(summary="The whole journal as CSV (narrators)")
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="The whole journal as CSV (narrators)")
     def get(self, request, event_id):
         event = event_for_narrator(request.user, event_id)
         out = io.StringIO()

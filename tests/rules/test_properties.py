@@ -64,8 +64,9 @@ def params_for(action, calm, target):
 
 def play(rules, sheet, history, check=None):
     """Apply every step (refusals leave the state as it was); return the state and the
-    time of the last step. `check(before, after, at, action)` sees every accepted step."""
-    state, now = rules.initial_state(), 0.0
+    time of the last accepted step, the instant that state is valid at.
+    `check(before, after, at, action)` sees every accepted step."""
+    state, now, valid_at = rules.initial_state(), 0.0, 0.0
     for action, dt, medic, calm, target in history:
         now += dt
         try:
@@ -75,8 +76,8 @@ def play(rules, sheet, history, check=None):
             continue
         if check:
             check(state, out.state, now, action)
-        state = out.state
-    return state, now
+        state, valid_at = out.state, now
+    return state, valid_at
 
 
 def assert_invariants(state, sheet):

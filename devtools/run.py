@@ -1,0 +1,79 @@
+"""./run: migrate, load the demo event, start the web/websocket server, a Celery worker and
+beat (and an embedded Redis when REDIS_URL is not set). Ctrl-C stops everything; if one
+process dies, the others are stopped too, so nothing runs half-alive."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+PYTHON = sys.executable
+BIN = Path(PYTHON).parent
+
+
+def main() -> int:
+    env = dict(os.environ)
+    port = env.setdefault("PORT", "8000")
+    env.setdefault("PUBLIC_URL", f"http://127.0.0.1:{port}")
+    children: list[tuple[str, subprocess.Popen]] = []
+    if not env.get("REDIS_URL"):
+        from devtools import embedded_redis
+        redis, env["REDIS_URL"] = embedded_redis.start(ROOT / "var" / "redis")
+        children.append(("redis", redis))
+        print(f"Started an embedded Redis at {env['REDIS_URL']} (set REDIS_URL to use your own)")
+    try:
+        manage = [PYTHON, "manage.py"]
+        subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
+        subprocess.run([*manage, "load_demo"], cwd=ROOT, env=env, check=True)
+        commands = {
+            "web": [str(BIN / "daphne"), "-b", env.get("HOST", "0.0.0.0"), "-p", port,
+                    "config.asgi:application"],
+            "worker": [str(BIN / "celery"), "-A", "config", "worker", "-l", "warning",
+                       "--concurrency", env.get("WORKER_CONCURRENCY", "2")],
+            "beat": [str(BIN / "celery"), "-A", "config", "beat", "-l", "warning",
+                     "-s", str(ROOT / "var" / "celerybeat-schedule")],
+        }
+        for name, command in commands.items():
+            children.append((name, subprocess.Popen(command, cwd=ROOT, env=env)))
+        print(f"\nRunning on {env['PUBLIC_URL']} (web, websockets, worker, beat). Ctrl-C stops.\n")
+        return supervise(children)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        stop(children)
+
+
+def _stop_on_sigterm(signum, frame):
+    raise KeyboardInterrupt
+
+
+def supervise(children) -> int:
+    signal.signal(signal.SIGTERM, _stop_on_sigterm)
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # even if started in the background
+    while True:
+        for name, process in children:
+            if process.poll() is not None:
+                print(f"{name} stopped (exit {process.returncode}); stopping the rest.")
+                return process.returncode or 1
+        time.sleep(0.5)
+
+
+def stop(children) -> None:
+    for _, process in reversed(children):
+        if process.poll() is None:
+            process.terminate()
+    deadline = time.monotonic() + 10
+    for _, process in children:
+        try:
+            process.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

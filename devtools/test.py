@@ -1,0 +1,30 @@
+"""./test: pytest against DATABASE_URL / REDIS_URL, or SQLite and an embedded Redis."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def main() -> int:
+    env = dict(os.environ)
+    redis = None
+    if not env.get("REDIS_URL"):
+        from devtools import embedded_redis
+        redis, env["REDIS_URL"] = embedded_redis.start(ROOT / "var" / "redis-test")
+        print(f"Started an embedded Redis at {env['REDIS_URL']}")
+    print(f"Database: {env.get('DATABASE_URL') or 'SQLite (set DATABASE_URL for PostgreSQL)'}")
+    try:
+        return subprocess.call([sys.executable, "-m", "pytest", *sys.argv[1:]], cwd=ROOT, env=env)
+    finally:
+        if redis is not None:
+            redis.terminate()
+            redis.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
