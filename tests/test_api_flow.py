@@ -3,18 +3,7 @@ narrator would play it."""
 from __future__ import annotations
 
 import pytest
-
-
-def act(api, character, action, key=None, **params):
-    headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
-    return api.post(f"/api/characters/{character.pk}/actions/",
-                    {"action": action, "params": params}, format="json", **headers)
-
-
-def snapshot(api, character):
-    response = api.get(f"/api/characters/{character.pk}/")
-    assert response.status_code == 200, response.content
-    return response.json()
+from helpers import act, snapshot
 
 
 @pytest.mark.django_db
