@@ -40,7 +40,8 @@ def effect_push(*, event: Event, characters: list[Character], text: str,
         if set_state:
             character_act(character=character, action="set_state", params={"state": set_state},
                           by=by, as_narrator=True)
-    publish_characters_on_commit(c.pk for c in characters)
+    if not set_state:  # with a state, character_act has published each snapshot already
+        publish_characters_on_commit(c.pk for c in characters)
     return effects
 
 

@@ -59,6 +59,10 @@ def _record(*, health: HealthState, event: Event, outcome: Outcome, kind: str, w
     journal_write(event=event, kind=kind, what=what, at=now, by=by, character=health.character,
                   before=before, after=outcome.state.to_json(),
                   detail={**(detail or {}), "events": outcome.events})
+
+
+def _after_commit(health: HealthState, event: Event) -> None:
+    """Once per service call: push the new snapshot and queue the next deadline's task."""
     publish_characters_on_commit([health.pk])
     _schedule_on_commit(health, event)
 
@@ -88,7 +92,10 @@ def character_advance(*, character_id: int) -> bool:
     if health is None:
         return False
     event = Event.objects.get(pk=health.event_id)
-    return _advance_locked(health, event, timezone.now())
+    changed = _advance_locked(health, event, timezone.now())
+    if changed:
+        _after_commit(health, event)
+    return changed
 
 
 def characters_sweep(*, batch: int = 200) -> int:
@@ -104,7 +111,9 @@ def characters_sweep(*, batch: int = 200) -> int:
                            .filter(event=event, next_deadline_s__lte=event.game_time(now))
                            .order_by("next_deadline_s")[:batch])
                 for health in due:
-                    applied += _advance_locked(health, event, now)
+                    if _advance_locked(health, event, now):
+                        _after_commit(health, event)
+                        applied += 1
             if len(due) < batch:
                 break
     return applied
@@ -132,6 +141,7 @@ def character_act(*, character: Character, action: str, params: dict | None, by,
                           params=params)
     _record(health=health, event=event, outcome=outcome, kind="action", what=action, by=by,
             now=now, detail={"params": params or {}, "as_narrator": as_narrator})
+    _after_commit(health, event)
     return outcome.events
 
 
@@ -146,7 +156,8 @@ def treatment_start(*, medic: Character, patient: Character, action: str, params
     now = timezone.now()
     game_s = event.game_time(now)
     health = _lock(patient.pk)
-    _advance_locked(health, event, now)
+    if _advance_locked(health, event, now):
+        _after_commit(health, event)
     level = rules.check(health.as_core(), action, sheet=patient.sheet, actor_sheet=medic.sheet,
                         params=params)
     _require_kit(rules, action, medic)
@@ -207,6 +218,7 @@ def treatment_complete(*, treatment: Treatment, by) -> Treatment:
             what=f"{treatment.action}:completed", by=by, now=now,
             detail={"treatment": treatment.pk, "medic": medic.name, "level": treatment.level,
                     "kit_used": kit})
+    _after_commit(health, event)
     return treatment
 
 

@@ -1,0 +1,292 @@
+"""Playing a rehearsal file (docs/rehearse.md) against the very services the API calls,
+on a simulated wall clock, inside one transaction that is always rolled back.
+
+Rolling back leaves the database as it was, and on_commit hooks never fire: no
+websocket push and no Celery task leaves a rehearsal.
+"""
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone as dt_timezone
+
+import time_machine
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from effects.services import effect_push
+from health.models import Treatment
+from health.selectors import character_snapshot, characters_for_snapshot
+from health.services import (character_act, characters_sweep, treatment_abort,
+                             treatment_complete, treatment_start)
+from rulesets import RuleRefused
+
+from .models import Character, Event
+from .rehearsal_file import CLOCK, NARRATOR, Script, Step, format_time, parse_time
+from .services import (character_create, clock_pause, clock_resume, event_create,
+                       team_get_or_create)
+
+# Long before any real event: the sweep, which walks every running event of the
+# database, then finds nothing due in real games and never locks their rows.
+START = datetime(2000, 1, 1, 9, 0, tzinfo=dt_timezone.utc)
+# The sweeper runs just before each step. At one same instant the spec (§0) applies
+# completions and hits before timer expiries, so a sweep at the step's own instant
+# would wrongly win the tie (a first aid completed exactly at the deadline is in time).
+SWEEP_LEAD = timedelta(milliseconds=1)
+
+
+class StepFailed(Exception):
+    def __init__(self, lines: list[str]):
+        super().__init__("; ".join(lines))
+        self.lines = lines
+
+
+@dataclass
+class Result:
+    script: Script
+    passed: int                      # steps that passed
+    failure: list[str] | None = None
+    where: str = ""                  # "step 4 at 6:00" or "setup"
+
+    @property
+    def headline(self) -> str:
+        return f"{self.script.path.name}: {self.where} failed: " + "; ".join(self.failure or [])
+
+
+def rehearse(script: Script, write) -> Result:
+    """Play one file; `write` prints a line. Stops at the first failed step."""
+    with time_machine.travel(START, tick=False) as traveller, transaction.atomic():
+        try:
+            return _Player(script, traveller, write).play()
+        finally:
+            transaction.set_rollback(True)
+
+
+class _Player:
+    def __init__(self, script: Script, traveller, write):
+        self.script = script
+        self.traveller = traveller
+        self.write = write
+        self.ids: dict[str, int] = {}   # character key -> pk
+
+    def play(self) -> Result:
+        try:
+            self.setup()
+        except StepFailed as exc:
+            self.write("  setup  FAILED")
+            self.report(exc.lines)
+            return Result(self.script, 0, exc.lines, "setup")
+        for done, step in enumerate(self.script.steps):
+            self.travel(step.at_s)
+            try:
+                verdict = self.run(step)
+                self.check(step)
+            except StepFailed as exc:
+                self.write(_line(step, "FAILED"))
+                self.report(exc.lines)
+                return Result(self.script, done, exc.lines,
+                              f"step {step.number} at {format_time(step.at_s)}")
+            self.write(_line(step, verdict))
+        return Result(self.script, len(self.script.steps))
+
+    def report(self, lines: list[str]) -> None:
+        for line in lines:
+            self.write(f"      {line}")
+
+    # -- the world -------------------------------------------------------------------
+    def setup(self) -> None:
+        spec = self.script.event
+        self.narrator = get_user_model().objects.create_user(
+            username=f"rehearsal-{secrets.token_hex(6)}", is_staff=True)
+        try:
+            self.event_id = event_create(name=spec["name"], ruleset=spec["ruleset"],
+                                         options=spec["options"], by=self.narrator,
+                                         start_clock=True).pk
+        except RuleRefused as exc:
+            raise StepFailed([f"event: {exc.message('en')}"]) from None
+        event = self.event()
+        for key, c in self.script.characters.items():
+            team = team_get_or_create(event=event, name=str(c["team"])) if c["team"] else None
+            try:
+                self.ids[key] = character_create(event=event, name=c["name"], sheet=c["sheet"],
+                                                 kits=c["kits"], team=team, by=self.narrator).pk
+            except RuleRefused as exc:
+                raise StepFailed([f"characters.{key}: {exc.message('en')}"]) from None
+
+    def travel(self, at_s: int) -> None:
+        instant = START + timedelta(seconds=at_s)
+        self.traveller.move_to(instant - SWEEP_LEAD)
+        characters_sweep()
+        self.traveller.move_to(instant)
+
+    # Fetched again at every use, like a fresh API request: a medic's kits, a paused
+    # clock must never come from a stale object.
+    def event(self) -> Event:
+        return Event.objects.get(pk=self.event_id)
+
+    def character(self, key: str) -> Character:
+        return Character.objects.select_related("user").get(pk=self.ids[key])
+
+    def user(self, key: str):
+        return self.narrator if key == NARRATOR else self.character(key).user
+
+    # -- actions ---------------------------------------------------------------------
+    def run(self, step: Step) -> str:
+        try:
+            getattr(self, f"_{step.kind}")(step)
+        except RuleRefused as exc:
+            if exc.code == step.expect_refused:
+                return f"refused as expected ({exc.code})"
+            wanted = f" (expected the refusal {step.expect_refused})" if step.expect_refused else ""
+            raise StepFailed([f"refused ({exc.code}): {exc.message('en')}{wanted}"]) from None
+        if step.expect_refused:
+            raise StepFailed([f"expected the refusal {step.expect_refused}, "
+                              "but the step was accepted"])
+        return "ok"
+
+    def _expect(self, step: Step) -> None:
+        pass  # nothing to play: the expectations are checked after every step
+
+    def _do(self, step: Step) -> None:
+        character_act(character=self.character(step.on), action=step.action,
+                      params=step.params, by=self.user(step.by), as_narrator=step.by == NARRATOR)
+
+    def _treat(self, step: Step) -> None:
+        treatment_start(medic=self.character(step.by), patient=self.character(step.on),
+                        action=step.action, params=step.params, by=self.user(step.by))
+
+    def _complete(self, step: Step) -> None:
+        treatment_complete(treatment=self.treatment(step), by=self.user(step.by))
+
+    def _abort(self, step: Step) -> None:
+        treatment_abort(treatment=self.treatment(step), by=self.user(step.by))
+
+    def _pause(self, step: Step) -> None:
+        clock_pause(event=self.event(), by=self.narrator)
+
+    def _resume(self, step: Step) -> None:
+        clock_resume(event=self.event(), by=self.narrator)
+
+    def _effect(self, step: Step) -> None:
+        spec, event = step.effect, self.event()
+        if spec["to"]:
+            targets = [self.character(key) for key in spec["to"]]
+        elif spec["team"]:
+            targets = list(event.characters.filter(team__name=str(spec["team"])))
+        else:
+            targets = list(event.characters.all())
+        effect_push(event=event, characters=targets, text=spec["text"],
+                    duration_s=spec["duration_s"], set_state=spec["set_state"], by=self.narrator)
+
+    def treatment(self, step: Step) -> Treatment:
+        """The medic's running treatment of that kind on that patient; failing that their
+        latest one, so that completing it twice meets the service's own refusal."""
+        mine = Treatment.objects.filter(medic_id=self.ids[step.by], patient_id=self.ids[step.on],
+                                        action=step.action).order_by("-pk")
+        treatment = mine.filter(status=Treatment.RUNNING).first() or mine.first()
+        if treatment is None:
+            raise StepFailed([f"{step.by} never started {step.action} on {step.on}"])
+        return treatment
+
+    # -- expectations ----------------------------------------------------------------
+    def check(self, step: Step) -> None:
+        if not step.expect:
+            return
+        now, event = timezone.now(), self.event()
+        seen = {c.pk: (character_snapshot(c, now), c.kits)
+                for c in characters_for_snapshot(event, now, pk__in=self.ids.values())}
+        lines = []
+        for key, checks in step.expect.items():
+            if key == CLOCK:
+                lines += _clock_diff(checks, event, now)
+            else:
+                lines += _character_diff(key, checks, *seen[self.ids[key]])
+        if lines:
+            raise StepFailed(lines)
+
+
+def _clock_diff(checks: dict, event: Event, now) -> list[str]:
+    lines = []
+    if "running" in checks:
+        lines += _compare("clock.running", checks["running"], event.running)
+    if "game_time" in checks:
+        lines += _compare("clock.game_time", checks["game_time"], event.game_time(now), time=True)
+    return lines
+
+
+def _character_diff(key: str, checks: dict, snapshot: dict, kits: dict) -> list[str]:
+    """Only the fields the file names are compared; None means absent (no next
+    transition, a timer not running, points hidden in this state)."""
+    upcoming = snapshot["next"]
+    seen = {
+        "state": snapshot["state"]["key"],
+        "inert": snapshot["state"]["inert"],
+        "next": upcoming["leads_to"]["key"] if upcoming else None,
+        "next_in": upcoming["remaining_s"] if upcoming else None,
+        "effects": sorted(e["text"] for e in snapshot["effects"]),
+    }
+    groups = {
+        "timers": {t["key"]: t["remaining_s"] for t in snapshot["timers"]},
+        "points": {p["key"]: p["value"] for p in snapshot["points"]},
+        "kits": {k: int(n) for k, n in kits.items()},
+        "values": snapshot["values"],
+    }
+    lines = []
+    for field, want in checks.items():
+        if field in groups:
+            for name, wanted in want.items():
+                got = groups[field].get(name, 0 if field == "kits" else None)
+                lines += _compare(f"{key}.{field}.{name}", wanted, got, time=field == "timers")
+        elif field == "effects":
+            lines += _compare(f"{key}.effects", sorted(want), seen["effects"])
+        else:
+            lines += _compare(f"{key}.{field}", want, seen[field], time=field == "next_in")
+    return lines
+
+
+def _compare(path: str, want, got, *, time: bool = False) -> list[str]:
+    if time:
+        want = None if want is None else parse_time(want)
+        same = (want is None) == (got is None) and (want is None or abs(got - want) < 0.5)
+        show = (lambda v: "none" if v is None else format_time(v))
+    else:
+        # 0 must not pass for false, nor 1 for true
+        same = want == got and isinstance(want, bool) == isinstance(got, bool)
+        show = _show
+    return [] if same else [f"{path}: expected {show(want)}, got {show(got)}"]
+
+
+def _show(value) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "[" + ", ".join(f'"{v}"' for v in value) + "]"
+    return str(value)
+
+
+def _line(step: Step, verdict: str) -> str:
+    who, what = _describe(step)
+    if step.expect and step.kind != "expect":
+        what += f", expect {', '.join(step.expect)}"
+    return f"{format_time(step.at_s):>8}  {who:<10} {what}  {verdict}"
+
+
+def _describe(step: Step) -> tuple[str, str]:
+    params = " " + ", ".join(f"{k}={_show(v)}" for k, v in step.params.items()) if step.params else ""
+    if step.kind == "expect":
+        return "", f"expect {', '.join(step.expect)}"
+    if step.kind == "do":
+        target = f" on {step.on}" if step.on != step.by else ""
+        return step.by, f"{step.action}{target}{params}"
+    if step.kind in ("treat", "complete", "abort"):
+        return step.by, f"{step.kind} {step.action} on {step.on}{params}"
+    if step.kind == "effect":
+        e = step.effect
+        to = ", ".join(e["to"]) if e["to"] else (f"team {e['team']}" if e["team"] else "everyone")
+        extra = (f" for {format_time(e['duration_s'])}" if e["duration_s"] else "") + \
+                (f", set_state {e['set_state']}" if e["set_state"] else "")
+        return step.by, f'effect "{e["text"]}" to {to}{extra}'
+    return step.by, step.kind

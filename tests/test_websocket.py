@@ -1,0 +1,128 @@
+"""The phone's websocket: a snapshot on connect, then a new snapshot after every change,
+and only what the user may see."""
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from conftest import client_for
+from helpers import act, snapshot, start_treatment
+
+from config.asgi import application
+from health.services import characters_sweep
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+
+async def connect(api, query: str, origin: bytes = b"http://testserver"):
+    headers = [(b"origin", origin), (b"host", b"testserver")]
+    if api is not None and "sessionid" in api.cookies:
+        headers.append((b"cookie", f"sessionid={api.cookies['sessionid'].value}".encode()))
+    phone = WebsocketCommunicator(application, f"/ws/live/?{query}", headers=headers)
+    connected, code = await phone.connect(timeout=5)
+    return phone, connected, code
+
+
+async def next_snapshot(phone) -> dict:
+    message = await phone.receive_json_from(timeout=5)
+    assert message["type"] == "snapshot", message
+    assert isinstance(message["server_time"], float)
+    return message["snapshot"]
+
+
+async def test_player_follows_wound_first_aid_and_coma_live(clock, event, player, medic,
+                                                           player_api, medic_api, narrator_api):
+    phone, connected, _ = await connect(player_api, f"character={player.pk}&lang=fr")
+    assert connected
+    first = await next_snapshot(phone)
+    assert first["state"]["label"] == "En pleine forme"
+    narrators, connected, _ = await connect(narrator_api, f"event={event.pk}")
+    assert connected
+    live = await narrators.receive_json_from(timeout=5)
+    assert live["type"] == "event_snapshot"
+    assert {c["character"]["name"] for c in live["characters"]} == {"Alice", "Bruno"}
+
+    await sync_to_async(act)(player_api, player, "hit_wounding", key="hit-1")
+    wounded = await next_snapshot(phone)
+    assert wounded["state"]["label"] == "Blessé"
+    assert wounded["version"] == first["version"] + 1
+    assert wounded["next"]["leads_to"]["label"] == "Dans le coma"
+    assert wounded["next"]["remaining_s"] == 900
+    seen_by_narrators = await next_snapshot(narrators)
+    assert seen_by_narrators["character"]["id"] == player.pk
+    assert seen_by_narrators["state"]["key"] == "wounded"
+
+    treatment = (await sync_to_async(start_treatment)(medic_api, medic, player, "first_aid")).json()
+    clock.advance(60)
+    done = await sync_to_async(medic_api.post)(f"/api/treatments/{treatment['id']}/complete/")
+    assert done.status_code == 200
+    treated = await next_snapshot(phone)
+    assert treated["values"]["deadline_kind"] == "first_aid_novice_1h"
+    assert treated["next"]["remaining_s"] == 3600
+    await next_snapshot(narrators)
+
+    clock.advance(3600)
+    assert await sync_to_async(characters_sweep)() == 1
+    coma = await next_snapshot(phone)
+    assert coma["state"]["label"] == "Dans le coma"
+    assert coma["version"] > treated["version"]
+
+    # What the phone holds after applying every push equals a fresh fetch.
+    french_api = await sync_to_async(client_for)(player.user, "fr")
+    fresh = await sync_to_async(snapshot)(french_api, player)
+    fresh.pop("server_time")
+    assert coma == fresh
+    await phone.disconnect()
+    await narrators.disconnect()
+
+
+async def test_player_never_receives_another_characters_changes(clock, player, other_player,
+                                                                player_api, narrator_api):
+    phone, connected, _ = await connect(player_api, f"character={player.pk}")
+    assert connected
+    await next_snapshot(phone)
+    await sync_to_async(act)(narrator_api, other_player, "hit_wounding")
+    assert await phone.receive_nothing(timeout=0.5)
+    await phone.disconnect()
+
+
+@pytest.mark.parametrize("query", ["character={other}", "event={event}", "character=abc", ""])
+async def test_refused_subscriptions(clock, event, player, other_player, player_api, query):
+    query = query.format(other=other_player.pk, event=event.pk)
+    phone, connected, code = await connect(player_api, query)
+    assert not connected
+    assert code == 4403
+
+
+async def test_anonymous_and_foreign_origin_are_refused(clock, player, player_api):
+    _, connected, code = await connect(None, f"character={player.pk}")
+    assert (connected, code) == (False, 4403)
+    _, connected, _ = await connect(player_api, f"character={player.pk}", origin=b"http://evil.example")
+    assert not connected
+
+
+async def test_ping_returns_the_server_time_for_the_clock_offset(clock, player, player_api):
+    phone, connected, _ = await connect(player_api, f"character={player.pk}")
+    await next_snapshot(phone)
+    await phone.send_json_to({"type": "ping", "client_time": 1234.5})
+    pong = await phone.receive_json_from(timeout=5)
+    assert pong["type"] == "pong"
+    assert pong["client_time"] == 1234.5
+    assert pong["server_time"] == pytest.approx(clock.now.timestamp())
+    await phone.disconnect()
+
+
+async def test_pause_pushes_frozen_countdowns(clock, event, player, player_api, narrator_api):
+    phone, _, _ = await connect(player_api, f"character={player.pk}")
+    await next_snapshot(phone)
+    await sync_to_async(act)(player_api, player, "hit_wounding")
+    await next_snapshot(phone)
+    clock.advance(100)
+    response = await sync_to_async(narrator_api.post)(f"/api/events/{event.pk}/clock/",
+                                                      {"action": "pause"}, format="json")
+    assert response.status_code == 200
+    paused = await next_snapshot(phone)
+    assert paused["clock"]["running"] is False
+    assert paused["next"]["remaining_s"] == 800
+    assert paused["next"]["at"] is None
+    await phone.disconnect()
