@@ -1,0 +1,137 @@
+"""Deadlines: a Celery task at each deadline, a sweeper that catches whatever a lost task
+or a dead worker missed, and applying a transition twice changes nothing."""
+from __future__ import annotations
+
+import json
+import time
+from datetime import timedelta
+
+import pytest
+import redis
+import time_machine
+from celery.contrib.testing.worker import start_worker
+from django.conf import settings
+from django.utils import timezone
+
+from config.celery import app as celery_app
+from health.models import HealthState
+from health.services import character_act, character_advance, characters_sweep
+from health.tasks import sweep_due_characters
+from players.models import JournalEntry
+from players.services import character_create, event_create
+
+
+def wound(character):
+    character_act(character=character, action="hit_wounding", params={}, by=character.user,
+                  as_narrator=False)
+
+
+def stored(character) -> HealthState:
+    return HealthState.objects.get(pk=character.pk)
+
+
+@pytest.mark.django_db
+def test_sweeper_applies_a_transition_whose_task_never_ran(clock, event, player):
+    wound(player)
+    clock.advance(15 * 60 + 40)          # the worker was down: no task ran at 15:00
+    assert stored(player).status == "wounded"
+
+    assert characters_sweep() == 1
+
+    health = stored(player)
+    assert health.status == "coma"
+    # The coma countdown starts at the missed deadline (15:00), not when the sweeper ran.
+    assert health.timers["deadline"] == pytest.approx(30 * 60)
+    line = JournalEntry.objects.filter(character=player, kind="timer").last()
+    assert line.actor_label == "system"
+    assert (line.before["status"], line.after["status"]) == ("wounded", "coma")
+
+
+@pytest.mark.django_db
+def test_no_transition_before_its_deadline(clock, event, player):
+    wound(player)
+    clock.advance(15 * 60 - 1)
+    characters_sweep()                    # applies the inert minute and combat recovery only
+    assert stored(player).status == "wounded"
+    assert stored(player).timers == {"deadline": 15 * 60}
+    clock.advance(1)                      # the deadline instant itself is due (inclusive)
+    assert characters_sweep() == 1
+    assert stored(player).status == "coma"
+
+
+@pytest.mark.django_db
+def test_a_second_delivery_of_the_same_task_changes_nothing(clock, event, player):
+    wound(player)
+    clock.advance(15 * 60)
+    assert character_advance(character_id=player.pk) is True
+    version = stored(player).version
+    lines = JournalEntry.objects.count()
+
+    assert character_advance(character_id=player.pk) is False
+    assert characters_sweep() == 0
+    assert stored(player).version == version
+    assert JournalEntry.objects.count() == lines
+
+
+@pytest.mark.django_db
+def test_a_late_sweep_applies_a_whole_chain_in_order(clock, event, player):
+    wound(player)
+    clock.advance(35 * 60)                # wounded -> coma at 15:00 -> dead at 30:00
+    characters_sweep()
+    health = stored(player)
+    assert health.status == "dead"
+    assert health.timers == {"corpse": pytest.approx(40 * 60)}
+    kinds = [(e.before["status"], e.after["status"])
+             for e in JournalEntry.objects.filter(character=player, kind="timer")]
+    assert kinds == [("wounded", "dead")]  # one sweep, one journal line for the whole chain
+
+
+def queued_tasks(client, character_id: int) -> list[dict]:
+    found = []
+    for raw in client.lrange("celery", 0, -1):
+        headers = json.loads(raw)["headers"]
+        if headers["task"] == "health.tasks.advance_character" and \
+                headers["argsrepr"] == f"({character_id},)":
+            found.append(headers)
+    return found
+
+
+@pytest.mark.django_db(transaction=True)
+def test_each_change_queues_a_task_at_the_next_deadline(clock, event, player):
+    broker = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    broker.delete("celery")
+    wound(player)
+    # Next deadline: the end of the inert minute.
+    assert [t["eta"] for t in queued_tasks(broker, player.pk)] == \
+        [(clock.now + timedelta(seconds=60)).isoformat()]
+    clock.advance(10 * 60)                # inert over, combat points back at 10:00
+    characters_sweep()
+    assert (clock.now + timedelta(minutes=5)).isoformat() in \
+        [t["eta"] for t in queued_tasks(broker, player.pk)]   # coma at 15:00
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_real_worker_applies_due_transitions():
+    """A Celery worker thread consuming the real broker runs the timer task and the
+    sweeper task; the database, not the broker, holds the deadline."""
+    start = timezone.now()
+    with time_machine.travel(start, tick=True) as traveller:
+        event = event_create(name="Worker", ruleset="gn_fr", by=None, start_clock=True)
+        alice = character_create(event=event, name="Alice", sheet={"combat_base": 2})
+        bob = character_create(event=event, name="Bob", sheet={"combat_base": 2})
+        wound(alice)
+        wound(bob)
+        traveller.shift(timedelta(minutes=16))
+        with start_worker(celery_app, pool="solo", perform_ping_check=False,
+                          shutdown_timeout=10):
+            from health.tasks import advance_character
+            advance_character.delay(alice.pk)
+            sweep_due_characters.delay()
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline:
+                if {stored(alice).status, stored(bob).status} == {"coma"}:
+                    break
+                time.sleep(0.1)
+        assert stored(alice).status == "coma"
+        assert stored(bob).status == "coma"
+        assert JournalEntry.objects.filter(kind="timer", after__status="coma").count() == 2
