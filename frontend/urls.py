@@ -4,5 +4,6 @@ from . import views
 
 urlpatterns = [
     path("login/<str:token>", views.login_link),
+    path("events/<int:event_id>/sheets/", views.printable_sheets),
     path("", views.home),
 ]

@@ -1,10 +1,17 @@
+import qrcode
+import qrcode.image.svg
 from django.contrib.auth import login
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET
 
-from players.services import login_token_redeem
-from rulesets import RuleRefused
+from players.apis import login_url
 from players.errors import request_language
+from players.selectors import event_for_narrator
+from players.services import login_token_issue, login_token_redeem
+from rest_framework.exceptions import NotFound
+from rulesets import RuleRefused
+from rulesets.messages import pick
 
 
 @require_GET
@@ -22,3 +29,28 @@ def login_link(request, token):
 @require_GET
 def home(request):
     return render(request, "frontend/home.html", {"lang": request_language(request)})
+
+
+@require_GET
+def printable_sheets(request, event_id):
+    """Character sheets to print for an event, each with a fresh one-time login QR code
+    and the short code a medic types when the camera cannot scan."""
+    if not request.user.is_authenticated:
+        return redirect(f"/admin/login/?next={request.path}")
+    try:
+        event = event_for_narrator(request.user, event_id)
+    except NotFound:
+        raise Http404 from None
+    lang = request_language(request)
+    ruleset = event.rules().ruleset
+    sheets = []
+    for character in event.characters.select_related("team", "user").order_by("team__name", "name"):
+        raw = login_token_issue(event=event, user=character.user, by=request.user)
+        qr = qrcode.make(login_url(raw), image_factory=qrcode.image.svg.SvgPathImage)
+        skills = [f"{pick(ruleset.skill_label(k), lang)} ({v})" if v is not True
+                  else pick(ruleset.skill_label(k), lang)
+                  for k, v in (character.sheet.get("skills") or {}).items() if v]
+        sheets.append({"character": character, "qr": qr.to_string(encoding="unicode"),
+                       "skills": skills, "kits": character.kits,
+                       "combat_base": character.sheet.get("combat_base")})
+    return render(request, "frontend/sheets.html", {"event": event, "sheets": sheets})

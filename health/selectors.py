@@ -117,7 +117,19 @@ def character_snapshot(character: Character, now: datetime) -> dict:
         "points": _points(ruleset, state, character.sheet),
         "effects": [_effect_view(event, effect, game_s) for effect in character.active_effects],
         "actions": _declarable(ruleset, rules, state),
+        "sheet": _sheet(ruleset, character),
     }
+
+
+def _sheet(ruleset, character: Character) -> dict:
+    """The player's own character sheet: skills with their levels, psychological traits,
+    kits held."""
+    skills = [{"key": key, "label": ruleset.skill_label(key), "level": level}
+              for key, level in (character.sheet.get("skills") or {}).items()
+              if level not in (None, False, "", "none")]
+    kits = [{"key": key, "label": ruleset.kits[key]["labels"] if key in ruleset.kits else key,
+             "count": count} for key, count in character.kits.items()]
+    return {"skills": skills, "psych": character.sheet.get("psych") or {}, "kits": kits}
 
 
 def _effect_view(event: Event, effect: Effect, game_s: float) -> dict:

@@ -219,6 +219,8 @@ def treatment_complete(*, treatment: Treatment, by) -> Treatment:
             detail={"treatment": treatment.pk, "medic": medic.name, "level": treatment.level,
                     "kit_used": kit})
     _after_commit(health, event)
+    if kit and medic.pk != health.pk:
+        publish_characters_on_commit([medic.pk])  # the medic's sheet shows one kit less
     return treatment
 
 

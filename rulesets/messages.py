@@ -122,7 +122,7 @@ def render(code: str, params: dict, lang: str) -> str:
 class RuleRefused(Exception):
     """An action the rules (or the game's situation) do not allow; renders per language."""
 
-    def __init__(self, code: str, **params):
+    def __init__(self, code: str, /, **params):
         super().__init__(code)
         self.code = code
         self.params = params
