@@ -89,7 +89,10 @@ REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [REDIS_URL], "capacity": 1000, "expiry": 60},
+        # redis-py 8 times socket reads out after 5 s by default, which kills the layer's
+        # blocking receive of every idle websocket: reads wait as long as they need.
+        "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+                   "capacity": 1000, "expiry": 60},
     }
 }
 

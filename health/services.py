@@ -52,13 +52,13 @@ def deadlines_schedule_on_commit(*, event: Event) -> None:
 
 
 def _record(*, health: HealthState, event: Event, outcome: Outcome, kind: str, what: str,
-            by, now, detail: dict | None = None) -> None:
+            by, now, detail: dict | None = None, game_s: float | None = None) -> None:
     before = health.as_core().to_json()
     health.store(outcome.state)
     health.save()
     journal_write(event=event, kind=kind, what=what, at=now, by=by, character=health.character,
                   before=before, after=outcome.state.to_json(),
-                  detail={**(detail or {}), "events": outcome.events})
+                  detail={**(detail or {}), "events": outcome.events}, game_s=game_s)
 
 
 def _after_commit(health: HealthState, event: Event) -> None:
@@ -79,9 +79,11 @@ def _advance_locked(health: HealthState, event: Event, now) -> bool:
     outcome = rules.advance(health.as_core(), health.character.sheet, event.game_time(now))
     if not outcome.changed:
         return False
-    expired = [e["timer"] for e in outcome.events if e["kind"] == "timer_expired"]
-    _record(health=health, event=event, outcome=outcome, kind="timer", what=",".join(expired),
-            by=None, now=now)
+    expired = [e for e in outcome.events if e["kind"] == "timer_expired"]
+    # The game time is the deadline's (the last one applied), not when a worker noticed it.
+    _record(health=health, event=event, outcome=outcome, kind="timer",
+            what=",".join(e["timer"] for e in expired), by=None, now=now,
+            game_s=max((e["at"] for e in expired), default=None))
     return True
 
 

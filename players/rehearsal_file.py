@@ -139,10 +139,16 @@ def load_script(path) -> Script:
         fail(str(exc))
     if not isinstance(data.get("steps"), list) or not data["steps"]:
         fail("steps: a non-empty list is required")
+    steps = _steps(name, data["steps"], _Steps(ruleset, characters))
+    return Script(path=path, event=event, characters=characters, steps=steps)
+
+
+def _steps(name: str, raws: list, reader: "_Steps") -> list[Step]:
+    """Every step is checked, so that one run lists all the typos of the file."""
     steps, problems, last_at = [], [], 0
-    for number, raw in enumerate(data["steps"], start=1):
+    for number, raw in enumerate(raws, start=1):
         try:
-            step = _Steps(ruleset, characters).parse(number, raw)
+            step = reader.parse(number, raw)
             if step.at_s < last_at:
                 raise ValueError(f"at {format_time(step.at_s)} comes before the previous step "
                                  f"({format_time(last_at)}); steps must be in time order")
@@ -152,7 +158,7 @@ def load_script(path) -> Script:
             problems.append(f"{name}: step {number}: {exc}")
     if problems:
         raise ScriptError(problems)
-    return Script(path=path, event=event, characters=characters, steps=steps)
+    return steps
 
 
 def _mapping(value, where: str, allowed: set | None = None) -> dict:

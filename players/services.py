@@ -25,11 +25,13 @@ def actor_label(user, event: Event) -> str:
 
 def journal_write(*, event: Event, kind: str, what: str, at: datetime, by=None,
                   character: Character | None = None, before=None, after=None,
-                  detail: dict | None = None) -> JournalEntry:
+                  detail: dict | None = None, game_s: float | None = None) -> JournalEntry:
+    """`game_s` defaults to the game time at `at`; an automatic transition passes the game
+    time of the deadline it applies, which a late worker may find after the fact."""
     return JournalEntry.objects.create(
         event=event, character=character, actor=by, actor_label=actor_label(by, event), kind=kind,
-        what=what, at=at, game_s=event.game_time(at), before=before, after=after,
-        detail=detail or {})
+        what=what, at=at, game_s=event.game_time(at) if game_s is None else game_s,
+        before=before, after=after, detail=detail or {})
 
 
 @transaction.atomic

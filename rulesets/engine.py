@@ -107,6 +107,10 @@ class Rules:
             if level is None:
                 raise RuleRefused("missing_skill", skill=self.ruleset.skill_label(action["skill"]),
                                   action=action["labels"])
+            levels = self.ruleset.skills.get(action["skill"], {}).get("levels")
+            if levels and level not in levels:
+                raise RuleRefused("bad_input", detail=f"skill '{action['skill']}' level "
+                                  f"'{level}' on the sheet is not one of {', '.join(levels)}")
         if state.status not in action["outcomes"]:
             allowed = [self.ruleset.states[s]["labels"] for s in action["outcomes"]]
             raise RuleRefused("not_in_state", action=action["labels"], allowed=allowed,

@@ -186,3 +186,25 @@ def test_options_change_the_rules(tmp_path):
                     + '  - {at: "0:00", by: alice, do: hit_wounding}\n'
                     + '  - {at: "0:00", expect: {alice: {next_in: "10:00"}}}\n', encoding="utf-8")
     assert "passed" in rehearse(path)
+
+
+@pytest.mark.django_db
+def test_an_aborted_treatment_uses_no_kit_and_cannot_be_completed(tmp_path):
+    path = write(tmp_path, """\
+  - {at: "0:00", by: alice, do: hit_wounding}
+  - {at: "1:00", by: bruno, treat: first_aid, on: alice}
+  - {at: "1:30", by: bruno, abort: first_aid, on: alice}
+  - {at: "2:00", by: bruno, complete: first_aid, on: alice, expect_refused: treatment_closed}
+  - {at: "2:00", expect: {alice: {next_in: "13:00"}, bruno: {kits: {kps: 1}}}}
+""")
+    output = rehearse(path)
+    assert "1:30  bruno      abort first_aid on alice  ok" in output
+
+
+@pytest.mark.django_db
+def test_the_documented_example_passes(tmp_path):
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "rehearse.md").read_text(encoding="utf-8")
+    example = doc.split("## A full example", 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "doc.yaml"
+    path.write_text(example, encoding="utf-8")
+    assert "All 14 steps of 1 file(s) passed." in rehearse(path)

@@ -1,0 +1,191 @@
+"""Narrators push effects ("Effet : ...") to one character, a team or everyone; the
+player sees them with their countdown until they end or are removed."""
+from __future__ import annotations
+
+import pytest
+
+from conftest import client_for
+from effects.models import Effect
+from helpers import act, snapshot
+from players.models import Character, JournalEntry
+
+pytestmark = pytest.mark.django_db
+
+
+def push(api, event, **body):
+    response = api.post(f"/api/events/{event.pk}/effects/", body, format="json")
+    assert response.status_code == 201, response.content
+    return response.json()
+
+
+def texts(api, character) -> list[str]:
+    return [e["text"] for e in snapshot(api, character)["effects"]]
+
+
+def test_effect_to_one_character(clock, event, player, other_player, narrator_api, player_api):
+    answer = push(narrator_api, event, text="Effet : vous avez peur du noir", duration_s=300,
+                  character_ids=[player.pk])
+
+    assert answer["characters"] == [player.pk]
+    effects = snapshot(player_api, player)["effects"]
+    assert len(effects) == 1
+    assert effects[0]["text"] == "Effet : vous avez peur du noir"
+    assert effects[0]["duration_s"] == 300
+    assert effects[0]["remaining_s"] == 300
+    assert texts(client_for(other_player.user), other_player) == []
+
+
+def test_effect_to_a_team(clock, event, player, other_player, medic, narrator_api, player_api):
+    answer = push(narrator_api, event, text="Effet : les Invités ont faim", team="Invités")
+
+    assert answer["characters"] == [player.pk]
+    assert texts(player_api, player) == ["Effet : les Invités ont faim"]
+    assert texts(narrator_api, other_player) == []
+    assert texts(narrator_api, medic) == []
+
+
+def test_effect_to_everyone(clock, event, player, other_player, medic, narrator_api):
+    answer = push(narrator_api, event, text="Effet : tremblement de terre", everyone=True,
+                  duration_s=60)
+
+    assert sorted(answer["characters"]) == sorted([player.pk, other_player.pk, medic.pk])
+    for character in (player, other_player, medic):
+        assert texts(client_for(character.user), character) == ["Effet : tremblement de terre"]
+    assert Effect.objects.filter(push_id=answer["push_id"]).count() == 3
+
+
+def test_effect_counts_down_and_disappears_after_its_duration(clock, event, player, narrator_api,
+                                                              player_api):
+    push(narrator_api, event, text="Effet : sommeil", duration_s=300, character_ids=[player.pk])
+
+    clock.advance(120)
+    effect = snapshot(player_api, player)["effects"][0]
+    assert effect["remaining_s"] == 180
+    assert effect["ends_game_s"] == 300
+
+    clock.advance(179)
+    assert snapshot(player_api, player)["effects"][0]["remaining_s"] == 1
+
+    clock.advance(1)
+    assert snapshot(player_api, player)["effects"] == []
+    assert narrator_api.get(f"/api/events/{event.pk}/characters/").json()[
+        "characters"][0]["effects"] == []
+
+
+def test_effect_countdown_freezes_while_the_game_is_paused(clock, event, player, narrator_api,
+                                                          player_api):
+    push(narrator_api, event, text="Effet : sommeil", duration_s=300, character_ids=[player.pk])
+    clock.advance(100)
+    narrator_api.post(f"/api/events/{event.pk}/clock/", {"action": "pause"}, format="json")
+    clock.advance(1000)
+    assert snapshot(player_api, player)["effects"][0]["remaining_s"] == 200
+    narrator_api.post(f"/api/events/{event.pk}/clock/", {"action": "resume"}, format="json")
+    clock.advance(150)
+    assert snapshot(player_api, player)["effects"][0]["remaining_s"] == 50
+
+
+def test_effect_without_duration_stays(clock, event, player, narrator_api, player_api):
+    push(narrator_api, event, text="Effet : vous êtes amoureux", character_ids=[player.pk])
+
+    clock.advance(3 * 24 * 3600)
+    effects = snapshot(player_api, player)["effects"]
+    assert [e["text"] for e in effects] == ["Effet : vous êtes amoureux"]
+    assert effects[0]["remaining_s"] is None
+    assert effects[0]["duration_s"] is None
+
+
+def test_effect_that_makes_the_player_tired(clock, event, player, narrator_api, player_api):
+    clock.advance(30)
+    push(narrator_api, event, text="Effet : épuisement", set_state="tired",
+         character_ids=[player.pk])
+
+    state = snapshot(player_api, player)
+    assert state["state"]["key"] == "tired"
+    assert state["state"]["label"] == "Tired"
+    assert state["state"]["inert"] is True
+    timers = {t["key"]: t for t in state["timers"]}
+    assert timers["inert"]["remaining_s"] == 60
+    assert state["next"]["key"] == "recover"
+    assert state["next"]["leads_to"]["key"] == "healthy"
+    assert state["next"]["remaining_s"] == 600
+    assert [p["value"] for p in state["points"]] == [0]  # no combat while Tired
+    assert state["effects"][0]["text"] == "Effet : épuisement"
+
+    clock.advance(59)
+    assert snapshot(player_api, player)["state"]["inert"] is True
+    clock.advance(2)
+    state = snapshot(player_api, player)
+    assert state["state"]["inert"] is False
+    assert state["state"]["key"] == "tired"
+
+    clock.advance(600 - 61)
+    assert snapshot(player_api, player)["state"]["key"] == "healthy"
+
+
+def test_effect_that_states_a_health_level_reaches_a_whole_team(clock, event, player,
+                                                                 narrator_user, narrator_api):
+    from players.services import character_create, team_get_or_create
+
+    team = team_get_or_create(event=event, name="Invités")
+    guest = character_create(event=event, name="Eve", sheet={"combat_base": 1}, team=team,
+                             by=narrator_user)
+    push(narrator_api, event, text="Effet : poison", set_state="wounded", team="Invités")
+    for character in (player, guest):
+        state = snapshot(narrator_api, character)
+        assert state["state"]["key"] == "wounded"
+        assert state["next"]["leads_to"]["key"] == "coma"
+        assert state["next"]["remaining_s"] == 900
+
+
+def test_narrator_removes_an_effect(clock, event, player, narrator_api, player_api):
+    push(narrator_api, event, text="Effet : cécité", duration_s=600, character_ids=[player.pk])
+    push(narrator_api, event, text="Effet : surdité", character_ids=[player.pk])
+    blind, deaf = snapshot(player_api, player)["effects"]
+
+    response = narrator_api.delete(f"/api/effects/{blind['id']}/")
+
+    assert response.status_code == 200, response.content
+    assert response.json()["removed"] == blind["id"]
+    assert texts(player_api, player) == ["Effet : surdité"]
+    removed = JournalEntry.objects.get(event=event, kind="effect", what="removed")
+    assert removed.character_id == player.pk
+    assert removed.actor_label == "narrator"
+    assert removed.detail["text"] == "Effet : cécité"
+
+
+def test_removing_an_unknown_effect_is_404(clock, narrator_api):
+    assert narrator_api.delete("/api/effects/999999/").status_code == 404
+
+
+def test_each_push_is_journalled_per_character(clock, event, player, other_player, medic,
+                                               narrator_api):
+    clock.advance(42)
+    answer = push(narrator_api, event, text="Effet : brouillard", everyone=True, duration_s=90)
+
+    lines = list(JournalEntry.objects.filter(event=event, kind="effect", what="pushed"))
+    assert sorted(line.character_id for line in lines) == sorted(
+        Character.objects.filter(event=event).values_list("pk", flat=True))
+    assert len(lines) == 3
+    for line in lines:
+        assert line.actor_label == "narrator"
+        assert line.detail["text"] == "Effet : brouillard"
+        assert line.detail["push"] == answer["push_id"]
+        assert line.detail["duration_s"] == 90
+        assert line.at == clock.now
+        assert line.game_s == 42
+
+
+def test_a_push_with_a_state_journals_the_state_change_too(clock, event, player, narrator_api):
+    push(narrator_api, event, text="Effet : coma", set_state="coma", character_ids=[player.pk])
+    change = JournalEntry.objects.get(event=event, kind="action", character=player)
+    assert change.what == "set_state"
+    assert change.before["status"] == "healthy"
+    assert change.after["status"] == "coma"
+    assert change.detail["as_narrator"] is True
+
+
+def test_a_hit_while_under_an_effect_keeps_the_effect(clock, event, player, narrator_api,
+                                                      player_api):
+    push(narrator_api, event, text="Effet : rage", duration_s=600, character_ids=[player.pk])
+    response = act(player_api, player, "hit_wounding")
+    assert [e["text"] for e in response.json()["snapshot"]["effects"]] == ["Effet : rage"]

@@ -1,0 +1,148 @@
+"""One-time login links: a narrator issues one per character (as a URL or a printable QR
+code); a phone opens a session with it once, before it expires. Only its hash is stored."""
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from rest_framework.test import APIClient
+
+from players.models import JournalEntry, LoginToken
+
+pytestmark = pytest.mark.django_db
+
+
+def issue_link(narrator_api, character) -> str:
+    response = narrator_api.post(f"/api/characters/{character.pk}/login-link/")
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["character"] == character.pk
+    assert body["url"].startswith(f"{settings.PUBLIC_URL}/login/")
+    return body["url"].rsplit("/", 1)[1]
+
+
+def test_login_link_opens_a_session_once_through_the_api(clock, event, player, narrator_api):
+    token = issue_link(narrator_api, player)
+    phone = APIClient()
+    assert phone.get("/api/me/").status_code == 403
+
+    response = phone.post("/api/login/", {"token": token}, format="json")
+
+    assert response.status_code == 200, response.content
+    assert response.json()["event"] == event.pk
+    assert [c["name"] for c in response.json()["characters"]] == ["Alice"]
+    me = phone.get("/api/me/")
+    assert me.status_code == 200
+    assert me.json()["characters"] == [{"id": player.pk, "name": "Alice", "event": event.pk,
+                                        "code": player.code}]
+    assert me.json()["events"] == [{"id": event.pk, "name": "Test GN", "ruleset": "gn_fr",
+                                    "roles": ["player"]}]
+    assert phone.get(f"/api/characters/{player.pk}/").json()["character"]["name"] == "Alice"
+
+    second = APIClient().post("/api/login/", {"token": token}, format="json")
+    assert second.status_code == 400
+    assert second.json() == {
+        "error": "invalid_login",
+        "detail": "This login link is invalid, expired or already used; ask an organiser for "
+                  "a new one."}
+
+
+def test_login_link_opened_in_the_browser_redirects_home(clock, event, player, narrator_api):
+    token = issue_link(narrator_api, player)
+    browser = Client()
+
+    response = browser.get(f"/login/{token}")
+
+    assert response.status_code == 302
+    assert response["Location"] == "/"
+    me = browser.get("/api/me/")
+    assert me.status_code == 200
+    assert [c["id"] for c in me.json()["characters"]] == [player.pk]
+
+    again = Client(HTTP_ACCEPT_LANGUAGE="fr").get(f"/login/{token}")
+    assert again.status_code == 400
+    assert "Ce lien de connexion est invalide, expiré ou déjà utilisé" in again.content.decode()
+
+
+def test_a_link_used_in_the_browser_cannot_be_used_through_the_api(clock, player, narrator_api):
+    token = issue_link(narrator_api, player)
+    assert Client().get(f"/login/{token}").status_code == 302
+    response = APIClient().post("/api/login/", {"token": token}, format="json")
+    assert response.status_code == 400
+    assert response.json()["error"] == "invalid_login"
+
+
+def test_the_refusal_reads_in_the_phones_language(clock, player, narrator_api):
+    token = issue_link(narrator_api, player)
+    APIClient().post("/api/login/", {"token": token}, format="json")
+    response = APIClient(HTTP_ACCEPT_LANGUAGE="es").post("/api/login/", {"token": token},
+                                                        format="json")
+    assert response.status_code == 400
+    assert response.json()["detail"].startswith("Este enlace de acceso no es válido")
+
+
+def test_an_expired_link_is_refused(clock, player, narrator_api):
+    token = issue_link(narrator_api, player)
+    clock.advance(settings.LOGIN_TOKEN_TTL_S + 1)
+
+    phone = APIClient()
+    response = phone.post("/api/login/", {"token": token}, format="json")
+
+    assert response.status_code == 400
+    assert response.json()["error"] == "invalid_login"
+    assert phone.get("/api/me/").status_code == 403
+    assert Client().get(f"/login/{token}").status_code == 400
+    assert LoginToken.objects.get().used_at is None
+
+
+def test_a_link_just_before_expiry_still_works(clock, player, narrator_api):
+    token = issue_link(narrator_api, player)
+    clock.advance(settings.LOGIN_TOKEN_TTL_S - 1)
+    assert APIClient().post("/api/login/", {"token": token}, format="json").status_code == 200
+
+
+@pytest.mark.parametrize("token", ["nope", "", " "])
+def test_a_made_up_token_is_refused(token, clock, player):
+    response = APIClient().post("/api/login/", {"token": token}, format="json")
+    assert response.status_code == 400
+    assert response.json()["error"] in ("invalid_login", "bad_input")
+
+
+def test_the_raw_token_is_not_stored(clock, player, narrator_api):
+    token = issue_link(narrator_api, player)
+
+    stored = LoginToken.objects.get()
+    assert stored.token_hash != token
+    assert stored.token_hash == hashlib.sha256(token.encode()).hexdigest()
+    assert stored.user_id == player.user_id
+    assert not LoginToken.objects.filter(token_hash=token).exists()
+    for line in JournalEntry.objects.all():
+        assert token not in str(line.detail) and token not in line.what
+
+
+def test_each_link_is_new_and_the_old_one_still_works_once(clock, player, narrator_api):
+    first = issue_link(narrator_api, player)
+    second = issue_link(narrator_api, player)
+    assert first != second
+    assert APIClient().post("/api/login/", {"token": first}, format="json").status_code == 200
+    assert APIClient().post("/api/login/", {"token": second}, format="json").status_code == 200
+
+
+def test_issuing_and_using_a_link_is_journalled(clock, event, player, narrator_api):
+    token = issue_link(narrator_api, player)
+    APIClient().post("/api/login/", {"token": token}, format="json")
+    lines = list(JournalEntry.objects.filter(event=event, kind="login"))
+    assert [(line.what, line.actor_label) for line in lines] == [("link_issued", "narrator"),
+                                                                 ("link_used", "Alice")]
+
+
+def test_the_qr_endpoint_returns_an_svg_of_a_working_link(clock, player, narrator_api):
+    response = narrator_api.get(f"/api/characters/{player.pk}/login-qr.svg")
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "image/svg+xml"
+    svg = response.content.decode()
+    assert "<svg" in svg and svg.rstrip().endswith("</svg>")
+    assert LoginToken.objects.filter(user=player.user).count() == 1
