@@ -73,10 +73,14 @@ def _lock(character_id: int, *, skip_locked: bool = False) -> HealthState | None
     return rows.first()
 
 
-def _advance_locked(health: HealthState, event: Event, now) -> bool:
-    """Apply every timer due by now; journal it as the system's doing."""
+def _advance_locked(health: HealthState, event: Event, now, *, strict: bool = False) -> bool:
+    """Apply every timer due by now; journal it as the system's doing. Before an action,
+    `strict` leaves the timers due at this very instant: at the same instant, a treatment
+    or a hit comes before a timer's expiry (a first aid completed at the deadline is in
+    time)."""
     rules = event.rules()
-    outcome = rules.advance(health.as_core(), health.character.sheet, event.game_time(now))
+    outcome = rules.advance(health.as_core(), health.character.sheet, event.game_time(now),
+                            strict=strict)
     if not outcome.changed:
         return False
     expired = [e for e in outcome.events if e["kind"] == "timer_expired"]
@@ -138,7 +142,7 @@ def character_act(*, character: Character, action: str, params: dict | None, by,
     _check_running(event, as_narrator)
     now = timezone.now()
     health = _lock(character.pk)
-    _advance_locked(health, event, now)
+    _advance_locked(health, event, now, strict=True)
     outcome = rules.apply(health.as_core(), health.character.sheet, action, event.game_time(now),
                           params=params)
     _record(health=health, event=event, outcome=outcome, kind="action", what=action, by=by,
@@ -158,7 +162,7 @@ def treatment_start(*, medic: Character, patient: Character, action: str, params
     now = timezone.now()
     game_s = event.game_time(now)
     health = _lock(patient.pk)
-    if _advance_locked(health, event, now):
+    if _advance_locked(health, event, now, strict=True):
         _after_commit(health, event)
     level = rules.check(health.as_core(), action, sheet=patient.sheet, actor_sheet=medic.sheet,
                         params=params)
@@ -204,7 +208,7 @@ def treatment_complete(*, treatment: Treatment, by) -> Treatment:
     medic = Character.objects.select_for_update().get(pk=treatment.medic_id)
     kit = _require_kit(rules, treatment.action, medic)
     health = _lock(treatment.patient_id)
-    _advance_locked(health, event, now)
+    _advance_locked(health, event, now, strict=True)
     outcome = rules.apply(health.as_core(), health.character.sheet, treatment.action, game_s,
                           params=treatment.params, actor_sheet=medic.sheet)
     if kit:

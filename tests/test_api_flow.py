@@ -42,3 +42,20 @@ def test_wound_first_aid_then_coma(clock, player, medic, player_api, medic_api):
 
     clock.advance(3600)
     assert snapshot(player_api, player)["state"]["key"] == "coma"
+
+
+@pytest.mark.django_db
+def test_first_aid_completed_at_the_deadline_instant_is_in_time(clock, player, medic, player_api,
+                                                                 medic_api):
+    """A8: the deadline is inclusive for a treatment completing at that very instant."""
+    act(player_api, player, "hit_wounding")
+    clock.advance(14 * 60)
+    treatment = medic_api.post(f"/api/characters/{medic.pk}/treatments/",
+                               {"patient_code": player.code, "action": "first_aid"},
+                               format="json").json()
+    clock.advance(60)                     # completes at 15:00, the wounded deadline
+    done = medic_api.post(f"/api/treatments/{treatment['id']}/complete/")
+    assert done.status_code == 200, done.content
+    state = snapshot(player_api, player)
+    assert state["state"]["key"] == "wounded"
+    assert state["next"]["remaining_s"] == 3600
