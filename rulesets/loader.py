@@ -34,6 +34,7 @@ class Ruleset:
     actions: dict
     values: dict
     options: dict
+    option_choices: dict = field(default_factory=dict)
     skills: dict = field(default_factory=dict)
     kits: dict = field(default_factory=dict)
     capabilities: dict = field(default_factory=dict)
@@ -77,6 +78,9 @@ def check_option(ruleset: Ruleset, key: str, value) -> None:
         ok = isinstance(value, type(default))
     if not ok:
         raise RulesetError(f"option '{key}' must be like {default!r}, got {value!r}")
+    choices = ruleset.option_choices.get(key)
+    if choices and value not in choices:
+        raise RulesetError(f"option '{key}' must be one of {', '.join(map(str, choices))}, got {value!r}")
 
 
 class _Checker:
@@ -178,6 +182,12 @@ def load_ruleset(path: Path | str) -> Ruleset:
     key = c.need("(top)", data, "key", str)
     c.labels("name", c.need("(top)", data, "name"))
     options = _flatten_options(c, data.get("options"))
+    option_choices = data.get("option_choices") or {}
+    for option, choices in option_choices.items():
+        if option not in options:
+            c.fail(f"option_choices.{option}", "unknown option")
+        if not isinstance(choices, list) or options[option] not in choices:
+            c.fail(f"option_choices.{option}", f"a list that holds the default {options[option]!r}")
     states = c.need("(top)", data, "states", dict)
     timers = data.get("timers") or {}
     actions = c.need("(top)", data, "actions", dict)
@@ -230,7 +240,7 @@ def load_ruleset(path: Path | str) -> Ruleset:
                 c.fail(where, f"unknown state '{status}'")
     return Ruleset(key=key, path=str(path), name=data["name"], initial_state=initial,
                    states=states, timers=timers, actions=actions, values=values,
-                   options=options, skills=skills, kits=kits, capabilities=capabilities,
+                   options=options, option_choices=option_choices, skills=skills, kits=kits, capabilities=capabilities,
                    points=points, inert_timer=inert_timer,
                    inert_cannot=data.get("inert_cannot", []))
 

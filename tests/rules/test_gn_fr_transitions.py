@@ -1,4 +1,4 @@
-"""gn_fr: one test per transition of the spec (docs: /work/shared/rules/gn_fr.md §4.3),
+"""gn_fr: one test per transition of the spec (docs: docs/rules/gn_fr.md §4.3),
 per timer (§4.2) and per option variant (§8, Appendix A).
 
 Every time is a game second. A test states what a referee would check on the
@@ -896,9 +896,6 @@ def test_skill_without_levels_accepts_true(rules):
     assert [e for e in out.events if e["kind"] == "reveal"]
 
 
-@pytest.mark.xfail(strict=True, reason="option values are only type-checked: a typo in a "
-                   "choice option (first_aid_stack, tired_recovery_from...) is accepted and "
-                   "silently disables the rule it selects; see the report")
 def test_choice_option_typo_rejected():
     from rulesets import RulesetError
     with pytest.raises(RulesetError):
