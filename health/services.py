@@ -162,7 +162,8 @@ def treatment_start(*, medic: Character, patient: Character, action: str, params
     now = timezone.now()
     game_s = event.game_time(now)
     health = _lock(patient.pk)
-    if _advance_locked(health, event, now, strict=True):
+    # Not strict: only completions and hits come before a timer due at the same instant.
+    if _advance_locked(health, event, now):
         _after_commit(health, event)
     level = rules.check(health.as_core(), action, sheet=patient.sheet, actor_sheet=medic.sheet,
                         params=params)
