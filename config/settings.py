@@ -49,6 +49,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -83,6 +84,8 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # WAL lets the web server, the worker and beat share the file without "database is locked".
     DATABASES["default"]["OPTIONS"] = {"init_command": "PRAGMA journal_mode=WAL;",
                                        "transaction_mode": "IMMEDIATE", "timeout": 20}
+    # A file, not memory, so that the browser tests' server process sees the test data.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -123,6 +126,10 @@ USE_TZ = True
 
 STATIC_URL = "/static/"
 STATIC_ROOT = VAR_DIR / "static"
+# The phone app's files are served straight from the apps' static folders: no build
+# step and no collectstatic needed to run.
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = DEBUG
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],

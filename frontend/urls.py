@@ -5,5 +5,8 @@ from . import views
 urlpatterns = [
     path("login/<str:token>", views.login_link),
     path("events/<int:event_id>/sheets/", views.printable_sheets),
+    path("manifest.webmanifest", views.manifest),
+    path("sw.js", views.service_worker),
+    path("jsi18n/<str:lang>/", views.js_catalog),
     path("", views.home),
 ]

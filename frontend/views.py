@@ -1,8 +1,11 @@
 import qrcode
 import qrcode.image.svg
 from django.contrib.auth import login
-from django.http import Http404
+from django.http import Http404, JsonResponse
+from django.utils import translation
+from django.views.i18n import JavaScriptCatalog
 from django.shortcuts import redirect, render
+from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET
 
 from players.apis import login_url
@@ -12,6 +15,8 @@ from players.services import login_token_issue, login_token_redeem
 from rest_framework.exceptions import NotFound
 from rulesets import RuleRefused
 from rulesets.messages import pick
+
+from . import shell
 
 
 @require_GET
@@ -27,8 +32,38 @@ def login_link(request, token):
 
 
 @require_GET
+@ensure_csrf_cookie
 def home(request):
-    return render(request, "frontend/home.html", {"lang": request_language(request)})
+    """The phone app's shell. Everything else comes from the API and the live channel."""
+    return render(request, "frontend/app.html", {"lang": request_language(request),
+                                                 "version": shell.version()})
+
+
+@require_GET
+def manifest(request):
+    return JsonResponse(shell.manifest(), content_type="application/manifest+json")
+
+
+@require_GET
+def service_worker(request):
+    """Served from the root so that its scope is the whole app."""
+    response = render(request, "frontend/sw.js", {"version": shell.version(),
+                                                  "shell": shell.shell_urls()},
+                      content_type="text/javascript")
+    response["Cache-Control"] = "no-cache"
+    response["Service-Worker-Allowed"] = "/"
+    return response
+
+
+@require_GET
+def js_catalog(request, lang):
+    """The phone texts' catalogue, one URL per language so the service worker can keep it."""
+    if lang not in ("fr", "es", "en"):
+        raise Http404
+    with translation.override(lang):
+        response = JavaScriptCatalog.as_view(packages=["frontend"])(request)
+    response["Cache-Control"] = "no-cache"
+    return response
 
 
 @require_GET

@@ -1,6 +1,10 @@
 """A character's snapshot, declared actions, and medics' treatments."""
 from __future__ import annotations
 
+import qrcode
+import qrcode.image.svg
+from django.conf import settings
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
@@ -17,8 +21,8 @@ from rulesets import RuleRefused
 
 from . import services
 from .models import Treatment
-from .selectors import (character_for_snapshot, character_snapshot, medic_options,
-                        treatment_view)
+from .selectors import (character_for_snapshot, character_history, character_snapshot,
+                        medic_options, treatment_view)
 
 
 def _snapshot(character_id: int) -> dict:
@@ -31,6 +35,22 @@ class CharacterApi(APIView):
     def get(self, request, character_id):
         character, _ = character_visible(request.user, character_id)
         return answer(request, _snapshot(character.pk))
+
+
+class CharacterHistoryApi(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="What happened to a character, newest first (its player, narrators)")
+    def get(self, request, character_id):
+        character, _ = character_visible(request.user, character_id)
+        return answer(request, {"history": character_history(character)})
+
+
+class CharacterQrApi(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="The character's QR code (SVG) for a medic to scan; it holds the medic code only")
+    def get(self, request, character_id):
+        character, _ = character_visible(request.user, character_id)
+        image = qrcode.make(f"{settings.PUBLIC_URL}/?patient={character.code}",
+                            image_factory=qrcode.image.svg.SvgPathImage)
+        return HttpResponse(image.to_string(), content_type="image/svg+xml")
 
 
 class CharacterActionApi(APIView):

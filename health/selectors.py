@@ -162,7 +162,17 @@ def treatment_view(treatment: Treatment, now: datetime) -> dict:
             "level": treatment.level, "params": treatment.params, "status": treatment.status,
             "started_game_s": treatment.started_game_s, "duration_s": treatment.duration_s,
             "ready_game_s": ready, "remaining_s": round(max(0.0, ready - game_s), 3),
-            "ready_at": wall.isoformat() if wall else None, "result": treatment.result}
+            "ready_at": wall.isoformat() if wall else None,
+            "result": _revealed_labels(ruleset, treatment.result)}
+
+
+def _revealed_labels(ruleset, result: dict) -> dict:
+    """An analysis reveals a state key; the medic reads its label."""
+    revealed = dict(result.get("revealed") or {})
+    if revealed.get("state") in ruleset.states:
+        key = revealed["state"]
+        revealed["state"] = {"key": key, "label": ruleset.states[key]["labels"]}
+    return {**result, "revealed": revealed} if revealed else dict(result)
 
 
 def medic_options(medic: Character, patient: Character) -> list[dict]:
@@ -185,3 +195,45 @@ def medic_options(medic: Character, patient: Character) -> list[dict]:
             "duration_s": rules.duration(key, level=level),
         })
     return options
+
+
+HISTORY_WORDS = {
+    "started": {"fr": "commencé", "es": "iniciado", "en": "started"},
+    "completed": {"fr": "terminé", "es": "completado", "en": "completed"},
+    "aborted": {"fr": "abandonné", "es": "abandonado", "en": "aborted"},
+    "effect": {"fr": "Effet", "es": "Efecto", "en": "Effect"},
+}
+
+
+def _history_label(ruleset, entry) -> dict | str:
+    if entry.kind in ("action", "treatment"):
+        action, _, step = entry.what.partition(":")
+        label = ruleset.actions.get(action, {}).get("labels", {"en": action})
+        if step:
+            return {lang: f"{label.get(lang, action)} ({HISTORY_WORDS[step][lang]})"
+                    for lang in LANGUAGES}
+        return label
+    if entry.kind == "timer":
+        timers = [ruleset.timers[t]["labels"] for t in entry.what.split(",") if t in ruleset.timers]
+        return {lang: ", ".join(pick(t, lang) for t in timers) for lang in LANGUAGES}
+    if entry.kind == "effect":
+        return f"{entry.detail.get('text', '')}"
+    return entry.what
+
+
+def character_history(character: Character, *, limit: int = 30) -> list[dict]:
+    """What happened to the character, newest first, as its player may read it."""
+    ruleset = character.event.rules().ruleset
+    entries = (character.journal.filter(kind__in=["action", "treatment", "timer", "effect"])
+               .order_by("-id")[:limit])
+    rows = []
+    for entry in entries:
+        before = (entry.before or {}).get("status")
+        after = (entry.after or {}).get("status")
+        rows.append({
+            "id": entry.id, "at": entry.at.isoformat(), "game_s": round(entry.game_s, 3),
+            "who": entry.actor_label, "kind": entry.kind, "what": _history_label(ruleset, entry),
+            "state_before": ruleset.states[before]["labels"] if before in ruleset.states else None,
+            "state_after": ruleset.states[after]["labels"] if after in ruleset.states else None,
+        })
+    return rows

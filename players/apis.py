@@ -55,8 +55,16 @@ class LoginApi(APIView):
 
 
 def _characters_of(user) -> list[dict]:
-    return [{"id": c.pk, "name": c.name, "event": c.event_id, "code": c.code}
-            for c in Character.objects.filter(user=user)]
+    return [{"id": c.pk, "name": c.name, "event": c.event_id, "code": c.code,
+             "medic": _is_medic(c)}
+            for c in Character.objects.filter(user=user).select_related("event")]
+
+
+def _is_medic(character: Character) -> bool:
+    """Whether the sheet allows any treatment: the phone then offers the medic screen."""
+    rules = character.event.rules()
+    return any("medic" in action["declared_by"] and rules.skill_level(key, character.sheet)
+               for key, action in rules.ruleset.actions.items())
 
 
 class MeApi(APIView):
@@ -191,12 +199,14 @@ def _journal_row(entry) -> dict:
 
 
 class JournalApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, parameters=[OpenApiParameter("after", int), OpenApiParameter("character", int)],
+    @extend_schema(responses=OpenApiTypes.OBJECT, parameters=[OpenApiParameter("after", int), OpenApiParameter("character", int),
+                               OpenApiParameter("last", int, description="only the newest N lines")],
                    summary="The journal (narrators), oldest first, 500 lines a page")
     def get(self, request, event_id):
         event = event_for_narrator(request.user, event_id)
         rows = journal_entries(event, after_id=_int(request, "after"),
-                               character_id=_int(request, "character") or None)
+                               character_id=_int(request, "character") or None,
+                               last=_int(request, "last") or None)
         return Response({"entries": [_journal_row(e) for e in rows]})
 
 

@@ -56,8 +56,11 @@ def user_events(user) -> list[dict]:
 
 
 def journal_entries(event: Event, *, after_id: int = 0, character_id: int | None = None,
-                    limit: int = 500):
+                    limit: int = 500, last: int | None = None):
     rows = JournalEntry.objects.filter(event=event, id__gt=after_id).select_related("character")
     if character_id:
         rows = rows.filter(character_id=character_id)
+    if last:
+        newest = list(rows.order_by("-id")[:min(last, limit)])
+        return newest[::-1]
     return rows.order_by("id")[:limit]

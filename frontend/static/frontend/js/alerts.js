@@ -1,0 +1,56 @@
+// Getting attention in a pocket or at arm's length: vibration and a short sound on a
+// state change and one minute before a deadline, and the screen kept awake while a
+// countdown is shown.
+let audio = null;
+let wakeLock = null;
+let wantAwake = false;
+const warned = new Set();
+
+// Browsers only allow sound after a tap: prepare it on the first one.
+window.addEventListener("pointerdown", () => {
+  if (!audio && window.AudioContext) audio = new AudioContext();
+}, { once: true });
+
+function beep(times = 2) {
+  if (!audio) return;
+  for (let i = 0; i < times; i += 1) {
+    const oscillator = audio.createOscillator();
+    const gain = audio.createGain();
+    oscillator.frequency.value = 880;
+    gain.gain.value = 0.15;
+    oscillator.connect(gain).connect(audio.destination);
+    const start = audio.currentTime + i * 0.3;
+    oscillator.start(start);
+    oscillator.stop(start + 0.18);
+  }
+}
+
+export function alertNow(times = 2) {
+  if (navigator.vibrate) navigator.vibrate(times > 2 ? [300, 150, 300, 150, 300] : [250, 120, 250]);
+  beep(times);
+}
+
+// Called at every countdown refresh: fires once per deadline when a minute is left.
+export function warnBeforeDeadline(key, secondsLeft) {
+  if (secondsLeft === null || secondsLeft > 60 || secondsLeft <= 0 || warned.has(key)) return false;
+  warned.add(key);
+  alertNow(3);
+  return true;
+}
+
+async function requestWakeLock() {
+  if (!wantAwake || !("wakeLock" in navigator) || document.visibilityState !== "visible") return;
+  try {
+    wakeLock = await navigator.wakeLock.request("screen");
+    wakeLock.addEventListener("release", () => { wakeLock = null; });
+  } catch { /* refused (battery saver): the countdown still runs */ }
+}
+
+export function keepAwake(on) {
+  wantAwake = on;
+  if (on && !wakeLock) requestWakeLock();
+  if (!on && wakeLock) wakeLock.release();
+}
+
+// The lock is dropped whenever the page is hidden; take it again when it comes back.
+document.addEventListener("visibilitychange", requestWakeLock);

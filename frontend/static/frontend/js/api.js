@@ -1,0 +1,92 @@
+// Talking to the server. Reads go straight to it (the service worker answers from cache
+// when offline); writes go through the outbox and are replayed when the network returns.
+import { clock } from "./clock.js";
+import { lang } from "./i18n.js";
+import * as outbox from "./outbox.js";
+import { newKey } from "./util.js";
+
+export class Offline extends Error {}
+
+function cookie(name) {
+  const found = document.cookie.split("; ").find((row) => row.startsWith(`${name}=`));
+  return found ? decodeURIComponent(found.split("=")[1]) : "";
+}
+
+export async function request(method, url, body, key) {
+  const headers = { Accept: "application/json", "Accept-Language": lang };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (method !== "GET") headers["X-CSRFToken"] = cookie("csrftoken");
+  if (key) headers["Idempotency-Key"] = key;
+  const sent = Date.now();
+  let response;
+  try {
+    response = await fetch(url, { method, headers, credentials: "same-origin",
+                                  body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (error) {
+    throw new Offline(String(error));
+  }
+  const received = Date.now();
+  const fromCache = response.headers.get("X-Offline-Cache") === "1";
+  let data = {};
+  try { data = await response.json(); } catch { /* an empty or non-JSON answer */ }
+  const replayed = response.headers.get("Idempotent-Replayed") === "true";
+  if (!fromCache && !replayed && data && data.server_time) clock.sample(sent, data.server_time, received);
+  return { ok: response.ok, status: response.status, data, fromCache };
+}
+
+export const get = (url) => request("GET", url);
+
+// -- the outbox ----------------------------------------------------------------------
+const listeners = new Set();
+const answers = new Map();
+let flushing = null;
+
+export function onOutbox(listener) { listeners.add(listener); }
+
+async function notify(answered) {
+  const items = await outbox.pending();
+  for (const listener of listeners) listener(items, answered);
+}
+
+// Queue a write and try to send it now. Resolves with the server's answer, or with
+// {queued: true} when the phone is offline (the write leaves when the network is back).
+export async function send(label, method, url, body) {
+  const item = { key: newKey(), label, method, url, body, created: Date.now() };
+  await outbox.put(item);
+  await notify();
+  await flush();
+  if (answers.has(item.key)) {
+    const answer = answers.get(item.key);
+    answers.delete(item.key);
+    return answer;
+  }
+  return { queued: true, key: item.key };
+}
+
+export function flush() {
+  flushing ||= (async () => {
+    try {
+      for (const item of await outbox.pending()) {
+        let answer;
+        try {
+          answer = await request(item.method, item.url, item.body, item.key);
+        } catch (error) {
+          if (error instanceof Offline) return;   // keep it, and everything after it
+          throw error;
+        }
+        if (answer.status >= 500) return;        // the server is restarting: try later
+        await outbox.remove(item.key);           // answered: the server's word wins
+        answers.set(item.key, answer);
+        await notify({ item, answer });
+      }
+    } finally {
+      flushing = null;
+    }
+  })();
+  return flushing;
+}
+
+export const pendingWrites = () => outbox.pending();
+
+window.addEventListener("online", () => flush());
+setInterval(() => flush(), 15000);

@@ -1,0 +1,105 @@
+// The phone app: decides which screen to show (my character, medic, narrator), keeps
+// the top bar (connection, last sync, waiting writes, language) and registers the
+// service worker that makes it work offline.
+import { get, onOutbox, pendingWrites } from "./api.js";
+import { LANGUAGES, lang, setLanguage, t } from "./i18n.js";
+import { recall, remember } from "./store.js";
+import { h, mount } from "./util.js";
+import * as player from "./player.js";
+import * as medic from "./medic.js";
+import * as narrator from "./narrator.js";
+
+const root = document.getElementById("app");
+const topbar = document.getElementById("topbar");
+const status = { online: navigator.onLine, syncedAt: null, waiting: 0 };
+let cleanup = null;
+let me = null;
+
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});
+}
+
+function renderTopbar() {
+  const links = [];
+  for (const character of me ? me.characters : []) {
+    links.push(h("a", { href: `#/player/${character.id}` }, character.name));
+    if (character.medic) links.push(h("a", { href: `#/medic/${character.id}` }, t("Medic")));
+  }
+  for (const event of me ? me.events : []) {
+    if (event.roles.includes("narrator")) links.push(h("a", { href: `#/narrator/${event.id}` }, t("Narrator")));
+  }
+  const ago = status.syncedAt ? (Date.now() - status.syncedAt) / 1000 : null;
+  const state = status.online
+    ? h("span", { class: "net online" }, "● ", t("Online"))
+    : h("span", { class: "net offline" }, "○ ", t("Offline"),
+        ago !== null ? ` — ${t("last synced %(ago)s ago", { ago: ago < 60 ? `${Math.floor(ago)} s` : `${Math.floor(ago / 60)} min` })}` : "");
+  const select = h("select", { "aria-label": t("Language"), onchange: (e) => setLanguage(e.target.value) },
+    LANGUAGES.map(([code, name]) => h("option", { value: code, selected: code === lang }, name)));
+  mount(topbar, h("nav", {}, links), h("div", { class: "status" }, state,
+    status.waiting ? h("span", { class: "waiting" }, ` · ${t("%(n)s waiting to be sent", { n: status.waiting })}`) : "",
+    select));
+}
+
+export const context = {
+  setOnline(online) { status.online = online; if (online) status.syncedAt = Date.now(); renderTopbar(); },
+  synced(at = Date.now()) { status.syncedAt = at; renderTopbar(); },
+  syncedAt() { return status.syncedAt; },
+};
+
+onOutbox((items) => { status.waiting = items.length; renderTopbar(); });
+window.addEventListener("online", () => renderTopbar());
+window.addEventListener("offline", () => { status.online = false; renderTopbar(); });
+setInterval(renderTopbar, 10000);
+
+async function loadMe() {
+  try {
+    const answer = await get("/api/me/");
+    if (answer.status === 403 || answer.status === 401) return null;
+    if (answer.ok) {
+      if (!answer.fromCache) remember("me", answer.data);
+      return answer.data;
+    }
+  } catch { /* offline and never loaded: fall through to what we remember */ }
+  const saved = recall("me");
+  return saved ? saved.value : null;
+}
+
+function defaultRoute() {
+  const patient = new URLSearchParams(location.search).get("patient");
+  const medicCharacter = me.characters.find((c) => c.medic);
+  if (patient && medicCharacter) return `#/medic/${medicCharacter.id}?patient=${patient}`;
+  if (me.characters.length) return `#/player/${me.characters[0].id}`;
+  const narrated = me.events.find((e) => e.roles.includes("narrator"));
+  return narrated ? `#/narrator/${narrated.id}` : null;
+}
+
+async function route() {
+  if (cleanup) cleanup();
+  cleanup = null;
+  if (!location.hash && me) {
+    const target = defaultRoute();
+    if (target) { history.replaceState(null, "", `/${target}`); }
+  }
+  const [path, query] = location.hash.slice(2).split("?");
+  const [screen, id] = path.split("/");
+  const params = new URLSearchParams(query || "");
+  const screens = { player, medic, narrator };
+  if (!me) {
+    mount(root, h("section", { class: "card welcome" },
+      h("h1", {}, t("Welcome")),
+      h("p", {}, t("Scan the QR code on your character sheet with this phone's camera to log in."))));
+  } else if (screens[screen] && id) {
+    cleanup = await screens[screen].show(root, { id: Number(id), params, me, context });
+  } else {
+    mount(root, h("p", { class: "card" }, t("Nothing to show for this account.")));
+  }
+  renderTopbar();
+}
+
+(async () => {
+  me = await loadMe();
+  status.waiting = (await pendingWrites()).length;
+  window.addEventListener("hashchange", route);
+  await route();
+})();
+

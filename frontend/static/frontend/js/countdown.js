@@ -1,0 +1,42 @@
+// Countdowns recomputed from absolute instants at every refresh, never decremented: a
+// locked screen, a sleeping tab or a lost signal cannot make them drift.
+import { clock } from "./clock.js";
+import { formatDuration } from "./util.js";
+
+// Seconds left for a timer of a snapshot: frozen while the game is paused.
+export function secondsLeft(timer, snapshot) {
+  if (!snapshot.clock.running || !timer.at) return timer.remaining_s;
+  return Math.max(0, clock.secondsUntil(timer.at));
+}
+
+export function countdownElement(tag, timer, snapshot, attrs = {}) {
+  const el = document.createElement(tag);
+  Object.assign(el.dataset, { at: timer.at || "", frozen: snapshot.clock.running ? "" : String(timer.remaining_s) });
+  for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, value);
+  el.classList.add("countdown");
+  el.textContent = formatDuration(secondsLeft(timer, snapshot));
+  return el;
+}
+
+// Refresh every countdown under root; returns the element's seconds left by element.
+export function refreshCountdowns(root) {
+  for (const el of root.querySelectorAll(".countdown")) {
+    const seconds = el.dataset.frozen !== "" ? Number(el.dataset.frozen)
+      : Math.max(0, clock.secondsUntil(el.dataset.at) ?? 0);
+    el.textContent = formatDuration(seconds);
+    el.dataset.left = String(seconds);
+  }
+}
+
+export function startTicking(root, onTick) {
+  const tick = () => { refreshCountdowns(root); if (onTick) onTick(); };
+  const timer = setInterval(tick, 250);
+  document.addEventListener("visibilitychange", tick);
+  window.addEventListener("pageshow", tick);
+  tick();
+  return () => {
+    clearInterval(timer);
+    document.removeEventListener("visibilitychange", tick);
+    window.removeEventListener("pageshow", tick);
+  };
+}

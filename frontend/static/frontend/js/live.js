@@ -1,0 +1,75 @@
+// The live channel: one websocket, reconnected with jittered backoff. On connect the
+// server sends a full snapshot; afterwards one per change, numbered by `version`. A gap
+// in the numbers, or a reconnect, means something was missed: fetch a fresh snapshot.
+import { clock } from "./clock.js";
+import { lang } from "./i18n.js";
+
+export class Live {
+  constructor(query, { onMessage, onStatus, resync }) {
+    this.query = query;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus || (() => {});
+    this.resync = resync;
+    this.versions = new Map();
+    this.attempt = 0;
+    this.closed = false;
+    this.connect();
+    this.pinger = setInterval(() => this.ping(), 30000);
+    // A phone that slept or lost signal reconnects at once instead of waiting its backoff.
+    const wake = () => { if (!this.closed && !this.isOpen()) this.connect(); };
+    document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") wake(); });
+    window.addEventListener("online", wake);
+  }
+
+  isOpen() { return this.socket && this.socket.readyState === WebSocket.OPEN; }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.retry);
+    clearInterval(this.pinger);
+    if (this.socket) this.socket.close();
+  }
+
+  connect() {
+    clearTimeout(this.retry);
+    if (this.socket && this.socket.readyState <= WebSocket.OPEN) this.socket.close();
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${location.host}/ws/live/?${this.query}&lang=${lang}`);
+    this.socket = socket;
+    socket.onopen = () => {
+      this.attempt = 0;
+      this.onStatus("online");
+      for (let i = 0; i < 3; i += 1) setTimeout(() => this.ping(), i * 700);
+    };
+    socket.onmessage = (event) => this.receive(JSON.parse(event.data));
+    socket.onclose = () => {
+      if (this.socket !== socket || this.closed) return;
+      this.onStatus("offline");
+      const delay = Math.min(30000, 1000 * 2 ** this.attempt) * (0.5 + Math.random());
+      this.attempt += 1;
+      this.retry = setTimeout(() => this.connect(), delay);
+    };
+  }
+
+  ping() {
+    if (this.isOpen()) this.socket.send(JSON.stringify({ type: "ping", client_time: Date.now() }));
+  }
+
+  receive(message) {
+    if (message.type === "pong") {
+      clock.sample(message.client_time, message.server_time, Date.now());
+      return;
+    }
+    if (message.type === "snapshot") {
+      const { id } = message.snapshot.character;
+      const last = this.versions.get(id);
+      this.versions.set(id, message.snapshot.version);
+      if (last !== undefined && message.snapshot.version > last + 1 && this.resync) {
+        this.resync(id);    // a message was lost: the server's fresh state, not a guess
+      }
+    } else if (message.type === "event_snapshot") {
+      for (const snap of message.characters) this.versions.set(snap.character.id, snap.version);
+    }
+    this.onMessage(message);
+  }
+}

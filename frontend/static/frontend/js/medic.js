@@ -1,0 +1,168 @@
+// The medic's screen: identify the patient (camera scan of their QR code, or the short
+// code typed), choose among the treatments the medic's sheet allows, run the treatment's
+// timer on screen, then confirm or abort. The patient's health is never shown here unless
+// the rules reveal it (an analysis).
+import { get, send } from "./api.js";
+import { alertNow, keepAwake } from "./alerts.js";
+import { countdownElement, startTicking } from "./countdown.js";
+import { t } from "./i18n.js";
+import { confirmButton, h, mount } from "./util.js";
+
+// A scanned QR holds a link with ?patient=CODE; a typed code is the code itself.
+export function codeFrom(text) {
+  const value = String(text || "").trim();
+  try {
+    const fromUrl = new URL(value).searchParams.get("patient");
+    if (fromUrl) return fromUrl.toUpperCase();
+  } catch { /* not a link */ }
+  return value.toUpperCase().replace(/[^A-Z0-9]/g, "");
+}
+
+export async function show(root, { id, params, context }) {
+  const key = `treatment:${id}`;
+  let patient = null;
+  let options = [];
+  let treatment = JSON.parse(localStorage.getItem(key) || "null");
+  let message = null;
+  let result = null;
+  let scanning = null;
+  let readyAlerted = false;
+
+  function setTreatment(value) {
+    treatment = value;
+    readyAlerted = false;
+    if (value && value.status === "running") localStorage.setItem(key, JSON.stringify(value));
+    else localStorage.removeItem(key);
+  }
+
+  async function lookup(code) {
+    message = null;
+    result = null;
+    if (!code) return;
+    try {
+      const answer = await get(`/api/characters/${id}/patients/${encodeURIComponent(code)}/`);
+      if (answer.ok) {
+        patient = answer.data.patient;
+        options = answer.data.treatments;
+      } else {
+        message = answer.data.detail || t("Unknown code.");
+      }
+    } catch {
+      message = t("No network: identifying a patient needs the network.");
+    }
+    render();
+  }
+
+  async function start(option, chosen) {
+    const answer = await send(option.label, "POST", `/api/characters/${id}/treatments/`,
+      { patient_code: patient.code, action: option.key, params: chosen });
+    if (answer.queued) message = t("No network: saved, it will be sent when the network is back.");
+    else if (!answer.ok) message = answer.data.detail;
+    else { message = null; setTreatment(answer.data); context.synced(); }
+    render();
+  }
+
+  async function finish(verb) {
+    const answer = await send(treatment.label, "POST", `/api/treatments/${treatment.id}/${verb}/`);
+    if (answer.queued) message = t("No network: saved, it will be sent when the network is back.");
+    else if (!answer.ok) message = answer.data.detail;
+    else {
+      message = null;
+      result = answer.data;
+      setTreatment(null);
+      options = [];
+    }
+    render();
+  }
+
+  async function scan() {
+    if (!("BarcodeDetector" in window) || !navigator.mediaDevices) {
+      message = t("This phone cannot scan: type the code printed under the QR code.");
+      render();
+      return;
+    }
+    const video = h("video", { playsinline: true, muted: true });
+    const stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" } });
+    video.srcObject = stream;
+    await video.play();
+    const detector = new window.BarcodeDetector({ formats: ["qr_code"] });
+    scanning = { video, stream, timer: setInterval(async () => {
+      const found = await detector.detect(video).catch(() => []);
+      if (found.length) { stopScan(); lookup(codeFrom(found[0].rawValue)); }
+    }, 300) };
+    render();
+  }
+
+  function stopScan() {
+    if (!scanning) return;
+    clearInterval(scanning.timer);
+    scanning.stream.getTracks().forEach((track) => track.stop());
+    scanning = null;
+  }
+
+  function identify() {
+    const input = h("input", { id: "patient-code", autocomplete: "off", autocapitalize: "characters",
+                               placeholder: t("Patient code"), "aria-label": t("Patient code") });
+    return h("section", { class: "card" }, h("h2", {}, t("Patient")),
+      h("button", { type: "button", class: "primary", onclick: scan }, t("Scan the patient's QR code")),
+      scanning ? h("div", { class: "scanner" }, scanning.video) : null,
+      h("form", { onsubmit: (e) => { e.preventDefault(); lookup(codeFrom(input.value)); } },
+        input, h("button", { type: "submit" }, t("Find"))));
+  }
+
+  function choices() {
+    return h("section", { class: "card" }, h("h2", {}, t("Treat %(name)s", { name: patient.name })),
+      options.length ? options.map((option) => {
+        const boxes = option.params.filter((p) => p.type === "bool").map((p) =>
+          h("label", {}, h("input", { type: "checkbox", name: p.key }), " ", p.label));
+        const form = h("form", { class: "treatment-option", onsubmit: (e) => {
+          e.preventDefault();
+          const chosen = Object.fromEntries(boxes.map((l) => { const box = l.querySelector("input"); return [box.name, box.checked]; }));
+          start(option, chosen);
+        } },
+        h("strong", {}, option.label), " ", h("span", { class: "muted" }, option.level === "yes" ? "" : option.level),
+        option.kit ? h("div", { class: "muted" }, t("Kits left: %(n)s", { n: option.kits_left })) : null,
+        boxes, h("button", { type: "submit", class: "primary" }, t("Start")));
+        return form;
+      }) : h("p", {}, t("Your sheet allows no treatment.")));
+  }
+
+  function running() {
+    const frozen = { clock: { running: Boolean(treatment.ready_at) } };
+    return h("section", { class: "card" },
+      h("h2", {}, `${treatment.label} — ${treatment.patient.name}`),
+      h("p", {}, countdownElement("span", { at: treatment.ready_at, remaining_s: treatment.remaining_s }, frozen,
+        { id: "treatment-countdown", class: "big-timer" })),
+      h("p", { class: "muted" }, t("Play the whole treatment, then confirm.")),
+      h("button", { type: "button", id: "confirm-treatment", class: "primary", onclick: () => finish("complete") }, t("Confirm: treatment done")),
+      confirmButton(t("Abort"), t("Tap again to abort"), () => finish("abort"), { class: "danger" }));
+  }
+
+  function outcome() {
+    if (!result) return null;
+    const revealed = result.result && result.result.revealed && result.result.revealed.state;
+    return h("section", { class: "card", role: "status" },
+      h("p", {}, `${result.label} — ${result.patient.name}: `, h("strong", {}, t(result.status))),
+      revealed ? h("p", { class: "state-label" }, t("Health level: %(state)s", { state: revealed.label })) : null);
+  }
+
+  function render() {
+    mount(root,
+      treatment ? running() : [identify(), patient ? choices() : null],
+      outcome(),
+      message ? h("p", { class: "card message", role: "alert" }, message) : null);
+    keepAwake(Boolean(treatment));
+  }
+
+  render();
+  if (params.get("patient")) lookup(codeFrom(params.get("patient")));
+  const stopTicking = startTicking(root, () => {
+    const button = root.querySelector("#confirm-treatment");
+    const el = root.querySelector("#treatment-countdown");
+    if (!button || !el) return;
+    const ready = Number(el.dataset.left) <= 0;
+    button.disabled = !ready;
+    if (ready && !readyAlerted) { readyAlerted = true; alertNow(); }
+  });
+  return () => { stopTicking(); stopScan(); keepAwake(false); };
+}

@@ -1,0 +1,154 @@
+// The narrators' screen: every character live, soonest deadline first (who dies next?),
+// filters by state and team, effects pushed to one, several, a team or everyone, the game
+// clock, state corrections and the journal.
+import { get, send } from "./api.js";
+import { countdownElement, startTicking } from "./countdown.js";
+import { t } from "./i18n.js";
+import { Live } from "./live.js";
+import { confirmButton, h, mount } from "./util.js";
+
+export async function show(root, { id, me, context }) {
+  const event = me.events.find((e) => e.id === id) || { id, ruleset: null };
+  const characters = new Map();
+  const selected = new Set();
+  let clock = { running: true };
+  let ruleset = null;
+  let filters = { state: "", team: "", sortBy: "deadline" };
+  let message = null;
+  let journal = null;
+
+  try {
+    const answer = await get(`/api/rulesets/${event.ruleset}/`);
+    if (answer.ok) ruleset = answer.data;
+  } catch { /* offline: the corrections menu waits for the network */ }
+
+  const stateOptions = () => (ruleset ? Object.entries(ruleset.states) : []).map(([key, s]) => h("option", { value: key }, s.label));
+  const teams = () => [...new Set([...characters.values()].map((s) => s.character.team).filter(Boolean))].sort();
+
+  function visible() {
+    const rows = [...characters.values()].filter((s) =>
+      (!filters.state || s.state.key === filters.state) && (!filters.team || s.character.team === filters.team));
+    const deadline = (s) => (s.next ? s.next.game_s : Infinity);
+    return rows.sort((a, b) => (filters.sortBy === "deadline" ? deadline(a) - deadline(b) : 0)
+      || a.character.name.localeCompare(b.character.name));
+  }
+
+  async function write(label, url, body) {
+    const answer = await send(label, "POST", url, body);
+    message = answer.queued ? t("No network: saved, it will be sent when the network is back.")
+      : answer.ok ? null : answer.data.detail;
+    render();
+    return answer;
+  }
+
+  function row(snap) {
+    const cid = snap.character.id;
+    const correction = h("select", { "aria-label": t("Set the state of %(name)s", { name: snap.character.name }),
+      onchange: (e) => { if (e.target.value) write(t("Set state"), `/api/characters/${cid}/actions/`, { action: "set_state", params: { state: e.target.value } }); } },
+      h("option", { value: "" }, t("Correct…")), stateOptions());
+    return h("tr", { dataset: { character: cid } },
+      h("td", {}, h("input", { type: "checkbox", checked: selected.has(cid), "aria-label": snap.character.name,
+        onchange: (e) => { if (e.target.checked) selected.add(cid); else selected.delete(cid); } })),
+      h("td", {}, h("strong", {}, snap.character.name), h("div", { class: "muted" }, snap.character.team || "")),
+      h("td", { class: `row-state severity-${Math.min(snap.state.severity, 4)}` }, snap.state.label,
+        snap.effects.length ? h("div", { class: "muted" }, snap.effects.map((e) => e.text).join(" · ")) : null),
+      h("td", {}, snap.next ? [countdownElement("span", snap.next, snap), h("div", { class: "muted" }, "→ ", snap.next.leads_to.label)] : "—"),
+      h("td", {}, correction));
+  }
+
+  function effectForm() {
+    const text = h("textarea", { name: "text", rows: 2, placeholder: t("Effet : …"), required: true });
+    const minutes = h("input", { name: "minutes", type: "number", min: 1, step: 1, placeholder: t("Minutes (empty: until removed)") });
+    const state = h("select", { name: "state" }, h("option", { value: "" }, t("No change of state")), stateOptions());
+    const target = h("select", { name: "target" },
+      h("option", { value: "selected" }, t("The selected characters")),
+      teams().map((team) => h("option", { value: `team:${team}` }, t("Team %(team)s", { team }))),
+      h("option", { value: "everyone" }, t("Everyone")));
+    return h("form", { class: "card", onsubmit: async (e) => {
+      e.preventDefault();
+      const body = { text: text.value.trim(), set_state: state.value };
+      if (minutes.value) body.duration_s = Number(minutes.value) * 60;
+      if (target.value === "everyone") body.everyone = true;
+      else if (target.value.startsWith("team:")) body.team = target.value.slice(5);
+      else body.character_ids = [...selected];
+      const answer = await write(t("Push an effect"), `/api/events/${id}/effects/`, body);
+      if (answer.ok) text.value = "";
+    } }, h("h2", {}, t("Push an effect")), text, minutes, state, target,
+      h("button", { type: "submit", class: "primary" }, t("Push")));
+  }
+
+  function controls() {
+    const select = (name, first, options) => h("select", { "aria-label": first,
+      onchange: (e) => { filters = { ...filters, [name]: e.target.value }; render(); } },
+      h("option", { value: "" }, first), options);
+    return h("section", { class: "card" },
+      clock.running
+        ? confirmButton(t("Pause the game"), t("Tap again: pause everything"), () => write(t("Pause"), `/api/events/${id}/clock/`, { action: "pause" }), { class: "danger" })
+        : h("button", { type: "button", class: "primary", onclick: () => write(t("Resume"), `/api/events/${id}/clock/`, { action: "resume" }) }, t("Resume the game")),
+      h("div", { class: "filters" },
+        select("state", t("Every state"), (ruleset ? Object.entries(ruleset.states) : []).map(([key, s]) => h("option", { value: key, selected: filters.state === key }, s.label))),
+        select("team", t("Every team"), teams().map((team) => h("option", { value: team, selected: filters.team === team }, team))),
+        h("button", { type: "button", onclick: () => { filters.sortBy = filters.sortBy === "deadline" ? "name" : "deadline"; render(); } },
+          filters.sortBy === "deadline" ? t("Sorted by next deadline") : t("Sorted by name"))));
+  }
+
+  async function loadJournal() {
+    const answer = await get(`/api/events/${id}/journal/?last=100`).catch(() => null);
+    journal = answer && answer.ok ? answer.data.entries.reverse() : [];
+    render();
+  }
+
+  function journalPanel() {
+    return h("section", { class: "card" }, h("h2", {}, t("Journal")),
+      h("button", { type: "button", onclick: loadJournal }, journal ? t("Refresh") : t("Show the journal")),
+      h("a", { class: "button", href: `/api/events/${id}/journal.csv` }, t("Export CSV")),
+      journal ? h("ol", { class: "journal" }, journal.map((line) => h("li", {},
+        h("span", { class: "muted" }, new Date(line.at).toLocaleTimeString()), " ", line.who, " · ", line.kind, " · ", line.what,
+        line.character ? ` · ${line.character}` : "",
+        line.before && line.after && line.before.status !== line.after.status ? ` (${line.before.status} → ${line.after.status})` : ""))) : null);
+  }
+
+  function render() {
+    mount(root,
+      h("h1", {}, event.name || t("Narrator")),
+      !clock.running ? h("p", { class: "card paused" }, t("Game paused: every countdown is frozen.")) : null,
+      message ? h("p", { class: "card message", role: "alert" }, message) : null,
+      controls(),
+      h("section", { class: "card" }, h("table", {},
+        h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("Character")), h("th", {}, t("State")), h("th", {}, t("Next")), h("th", {}, ""))),
+        h("tbody", {}, visible().map(row)))),
+      effectForm(), journalPanel());
+  }
+
+  function apply(message_) {
+    if (message_.type === "event_snapshot") {
+      characters.clear();
+      for (const snap of message_.characters) characters.set(snap.character.id, snap);
+      clock = message_.clock;
+    } else if (message_.type === "snapshot") {
+      characters.set(message_.snapshot.character.id, message_.snapshot);
+      clock = message_.snapshot.clock;
+    } else return;
+    context.synced();
+    // Typing in the effect form must not be wiped by a push: redraw only the table then.
+    if (root.contains(document.activeElement) && document.activeElement.matches("textarea, input[type=number]")) {
+      const body = root.querySelector("tbody");
+      if (body) { mount(body, visible().map(row)); return; }
+    }
+    render();
+  }
+
+  async function resync() {
+    const answer = await get(`/api/events/${id}/characters/`).catch(() => null);
+    if (answer && answer.ok) apply({ type: "event_snapshot", ...answer.data });
+  }
+
+  render();
+  const live = new Live(`event=${id}`, {
+    onMessage: apply,
+    onStatus: (state) => context.setOnline(state === "online"),
+    resync,
+  });
+  const stopTicking = startTicking(root);
+  return () => { live.close(); stopTicking(); };
+}

@@ -1,0 +1,171 @@
+// The player's screen: state in big type, the countdown to what comes next, what the
+// character can and cannot do, points, effects, what the player may declare, a QR code
+// for medics and a short history. Everything is drawn from the snapshot, so another
+// ruleset shows up without new code here.
+import { get, send } from "./api.js";
+import { alertNow, keepAwake, warnBeforeDeadline } from "./alerts.js";
+import { countdownElement, startTicking } from "./countdown.js";
+import { t } from "./i18n.js";
+import { Live } from "./live.js";
+import { recall, remember } from "./store.js";
+import { confirmButton, h, mount } from "./util.js";
+
+const SEVERITY_MARKS = ["●○○○○", "●●○○○", "●●●○○", "●●●●○", "●●●●●"];
+
+function stateCard(snap) {
+  const { state, next } = snap;
+  const card = h("section", { class: `card state severity-${Math.min(state.severity, 4)}` },
+    h("div", { class: "severity", "aria-hidden": "true" }, SEVERITY_MARKS[Math.min(state.severity, 4)]),
+    h("h1", { class: "state-label", id: "state-label" }, state.label));
+  if (!snap.clock.running) card.append(h("p", { class: "paused" }, t("Game paused: every countdown is frozen.")));
+  if (next) {
+    card.append(h("p", { class: "next" },
+      countdownElement("strong", next, snap, { id: "next-countdown" }), " ",
+      t("before %(state)s", { state: next.leads_to.label })));
+  }
+  const others = snap.timers.filter((timer) => !timer.leads_to);
+  if (others.length) {
+    card.append(h("ul", { class: "timers" }, others.map((timer) =>
+      h("li", {}, timer.label, " ", countdownElement("span", timer, snap)))));
+  }
+  if (state.inert) card.append(h("p", { class: "inert" }, t("Inert: stay on the ground.")));
+  return card;
+}
+
+function abilities(snap) {
+  const list = (items) => items.map((item) => item.label).join(", ");
+  return h("section", { class: "card" },
+    snap.state.can.length ? h("p", {}, h("span", { class: "yes" }, "✔ "), t("You can:"), " ", list(snap.state.can)) : null,
+    snap.state.cannot.length ? h("p", {}, h("span", { class: "no" }, "✘ "), t("You cannot:"), " ", list(snap.state.cannot)) : null);
+}
+
+function points(snap) {
+  if (!snap.points.length) return null;
+  return h("section", { class: "card points" }, snap.points.map((point) =>
+    h("div", { class: "point" }, h("span", {}, point.label),
+      h("strong", {}, point.base !== null && point.base !== undefined ? `${point.value} / ${point.base}` : point.value))));
+}
+
+function effects(snap) {
+  if (!snap.effects.length) return null;
+  return h("section", { class: "card effects" }, h("h2", {}, t("Active effects")),
+    h("ul", {}, snap.effects.map((effect) => h("li", {}, h("span", { class: "effect-text" }, effect.text),
+      effect.ends_game_s !== null
+        ? h("span", { class: "muted" }, " — ", countdownElement("span", { at: effect.ends_at, remaining_s: effect.remaining_s }, snap))
+        : null))));
+}
+
+function sheet(snap) {
+  const { skills, kits } = snap.sheet;
+  if (!skills.length && !kits.length) return null;
+  return h("section", { class: "card muted" },
+    skills.length ? h("p", {}, skills.map((s) => (s.level === true ? s.label : `${s.label} (${s.level})`)).join(", ")) : null,
+    kits.length ? h("p", {}, kits.map((k) => `${k.label} × ${k.count}`).join(", ")) : null);
+}
+
+function historyList(rows) {
+  if (!rows.length) return null;
+  const time = (iso) => new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return h("section", { class: "card history" }, h("h2", {}, t("What happened")),
+    h("ol", {}, rows.slice(0, 10).map((row) => h("li", {},
+      h("span", { class: "muted" }, time(row.at)), " ", row.what,
+      row.state_after && row.state_before !== row.state_after ? ` → ${row.state_after}` : ""))));
+}
+
+export async function show(root, { id, me, context }) {
+  let snap = null;
+  let history = [];
+  let message = null;
+  const character = me.characters.find((c) => c.id === id);
+
+  const qr = h("div", { class: "qr", hidden: true },
+    h("img", { src: `/api/characters/${id}/qr.svg`, alt: t("My QR code for a medic") }),
+    h("p", { class: "code" }, character ? character.code : ""));
+
+  function render() {
+    if (!snap) {
+      mount(root, h("p", { class: "card" }, t("Loading…")));
+      return;
+    }
+    const actions = h("section", { class: "card actions" }, h("h2", {}, t("Declare")),
+      snap.actions.map((action) => confirmButton(action.label, t("Tap again: %(action)s", { action: action.label }),
+        () => declare(action), { class: "action" })),
+      message ? h("p", { class: "message", role: "status" }, message) : null);
+    mount(root,
+      stateCard(snap), actions, effects(snap), points(snap), abilities(snap),
+      h("section", { class: "card tools" },
+        h("button", { type: "button", onclick: () => { qr.hidden = !qr.hidden; } }, t("Show my QR code")),
+        character && character.medic ? h("a", { class: "button", href: `#/medic/${id}` }, t("Treat a patient")) : null,
+        h("button", { type: "button", onclick: enableNotifications }, t("Notifications")),
+        qr),
+      sheet(snap), historyList(history));
+    keepAwake(Boolean(snap.next));
+  }
+
+  async function enableNotifications() {
+    try {
+      const { enablePush } = await import("./push.js");
+      const result = await enablePush();
+      message = { enabled: t("Notifications are on."), denied: t("Notifications were refused."),
+                  unsupported: t("This phone cannot receive notifications.") }[result] || result;
+    } catch {
+      message = t("This phone cannot receive notifications.");
+    }
+    render();
+  }
+
+  async function declare(action) {
+    const answer = await send(action.label, "POST", `/api/characters/${id}/actions/`, { action: action.key, params: {} });
+    if (answer.queued) message = t("No network: saved, it will be sent when the network is back.");
+    else if (!answer.ok) message = answer.data.detail || t("Refused.");
+    else { message = null; apply(answer.data.snapshot); return; }
+    render();
+  }
+
+  function apply(fresh, { fromCache = false } = {}) {
+    if (snap && fresh.version < snap.version) return;       // an older answer arrived late
+    const changed = snap && snap.state.key !== fresh.state.key;
+    snap = fresh;
+    if (!fromCache) {
+      remember(`character:${id}`, fresh);
+      context.synced();
+    }
+    if (changed) alertNow();
+    render();
+    if (!fromCache) loadHistory();
+  }
+
+  async function refresh() {
+    try {
+      const answer = await get(`/api/characters/${id}/`);
+      if (answer.ok) apply(answer.data, { fromCache: answer.fromCache });
+    } catch { /* offline: keep showing the last snapshot */ }
+  }
+
+  async function loadHistory() {
+    try {
+      const answer = await get(`/api/characters/${id}/history/`);
+      if (answer.ok) { history = answer.data.history; render(); }
+    } catch { /* offline */ }
+  }
+
+  const saved = recall(`character:${id}`);
+  if (saved) {
+    snap = saved.value;
+    context.synced(saved.savedAt);
+  }
+  render();
+  const live = new Live(`character=${id}`, {
+    onMessage: (msg) => { if (msg.type === "snapshot") apply(msg.snapshot); },
+    onStatus: (state) => { context.setOnline(state === "online"); if (state === "online") refresh(); },
+    resync: refresh,
+  });
+  refresh();
+  const stopTicking = startTicking(root, () => {
+    const el = root.querySelector("#next-countdown");
+    if (el && snap && snap.next && snap.clock.running) {
+      warnBeforeDeadline(`${snap.next.key}:${snap.next.game_s}`, Number(el.dataset.left));
+    }
+  });
+  return () => { live.close(); stopTicking(); keepAwake(false); };
+}

@@ -1,0 +1,59 @@
+// Small DOM and formatting helpers shared by the screens.
+
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else if (key === "class") el.className = value;
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else el.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === undefined || child === null || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+export function mount(root, ...children) {
+  root.replaceChildren(...children.flat(Infinity).filter(Boolean));
+}
+
+// 754 s -> "12:34", 3725 s -> "1:02:05"; never negative.
+export function formatDuration(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  const hours = Math.floor(s / 3600);
+  const minutes = Math.floor((s % 3600) / 60);
+  const secs = String(s % 60).padStart(2, "0");
+  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${secs}` : `${minutes}:${secs}`;
+}
+
+export function newKey() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// A button that asks for a second tap before it acts: one thumb, no accidental hit.
+export function confirmButton(label, confirmLabel, onConfirm, attrs = {}) {
+  let armed = null;
+  const button = h("button", { ...attrs, type: "button" }, label);
+  button.addEventListener("click", () => {
+    if (armed) {
+      clearTimeout(armed);
+      armed = null;
+      button.textContent = label;
+      button.classList.remove("armed");
+      onConfirm();
+      return;
+    }
+    button.textContent = confirmLabel;
+    button.classList.add("armed");
+    armed = setTimeout(() => {
+      armed = null;
+      button.textContent = label;
+      button.classList.remove("armed");
+    }, 4000);
+  });
+  return button;
+}
