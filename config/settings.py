@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "combat",
     "effects",
     "frontend",
+    "push",
 ]
 
 MIDDLEWARE = [
@@ -85,7 +86,7 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     DATABASES["default"]["OPTIONS"] = {"init_command": "PRAGMA journal_mode=WAL;",
                                        "transaction_mode": "IMMEDIATE", "timeout": 20}
     # A file, not memory, so that the browser tests' server process sees the test data.
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-db-{os.getpid()}.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -126,6 +127,7 @@ USE_TZ = True
 
 STATIC_URL = "/static/"
 STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 # The phone app's files are served straight from the apps' static folders: no build
 # step and no collectstatic needed to run.
 WHITENOISE_USE_FINDERS = True

@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from effects import apis as effects
 from health import apis as health
 from players import apis as players
+from push import apis as push
 
 api = [
     path("login/", players.LoginApi.as_view()),
@@ -28,6 +29,8 @@ api = [
     path("treatments/<int:treatment_id>/", health.TreatmentApi.as_view()),
     path("treatments/<int:treatment_id>/complete/", health.TreatmentCompleteApi.as_view()),
     path("treatments/<int:treatment_id>/abort/", health.TreatmentAbortApi.as_view()),
+    path("push/key/", push.PushKeyApi.as_view()),
+    path("push/subscriptions/", push.PushSubscriptionsApi.as_view()),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema")),
 ]

@@ -14,6 +14,7 @@ from django.utils import timezone
 from players.models import Character, Event
 from players.realtime import publish_characters_on_commit
 from players.services import journal_write
+from push import hooks as push_hooks
 from rulesets import Outcome, RuleRefused
 from rulesets.messages import STATUS_WORDS
 
@@ -49,6 +50,7 @@ def _schedule_on_commit(health: HealthState, event: Event) -> None:
 def deadlines_schedule_on_commit(*, event: Event) -> None:
     for health in HealthState.objects.filter(event=event, next_deadline_s__isnull=False):
         _schedule_on_commit(health, event)
+        push_hooks.deadline_warnings_on_commit(health=health, event=event)
 
 
 def _record(*, health: HealthState, event: Event, outcome: Outcome, kind: str, what: str,
@@ -56,6 +58,7 @@ def _record(*, health: HealthState, event: Event, outcome: Outcome, kind: str, w
     before = health.as_core().to_json()
     health.store(outcome.state)
     health.save()
+    push_hooks.health_recorded(health=health, event=event, before=before)  # pushed on commit
     journal_write(event=event, kind=kind, what=what, at=now, by=by, character=health.character,
                   before=before, after=outcome.state.to_json(),
                   detail={**(detail or {}), "events": outcome.events}, game_s=game_s)

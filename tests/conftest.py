@@ -3,19 +3,17 @@ and REDIS_URL (the test command starts an embedded Redis when none is given); ti
 controlled with time_machine, never waited for."""
 from __future__ import annotations
 
-from datetime import datetime, timezone as dt_timezone
-
 import pytest
 import time_machine
 from django.contrib.auth import get_user_model
-from rest_framework.test import APIClient
 
+from helpers import MEDIC_SHEET, START, client_for
 from players.services import character_create, event_create, team_get_or_create
 
-START = datetime(2026, 6, 6, 20, 0, 0, tzinfo=dt_timezone.utc)
 
-MEDIC_SHEET = {"combat_base": 2, "skills": {"first_aid": "novice", "surgery": "expert",
-                                            "metabolic_analysis": True}}
+def pytest_collection_modifyitems(items):
+    """Browser tests last: they hold a browser (and its event loop) until the session ends."""
+    items.sort(key=lambda item: "/browser/" in str(item.path))
 
 
 class Clock:
@@ -63,12 +61,6 @@ def other_player(event, narrator_user):
 def medic(event, narrator_user):
     return character_create(event=event, name="Bruno", sheet=MEDIC_SHEET,
                             kits={"kps": 2, "koc": 1}, by=narrator_user)
-
-
-def client_for(user, lang: str = "en") -> APIClient:
-    client = APIClient(HTTP_ACCEPT_LANGUAGE=lang)
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture

@@ -1,6 +1,21 @@
 """Small helpers shared by the API tests."""
 from __future__ import annotations
 
+from datetime import datetime, timezone as dt_timezone
+
+from rest_framework.test import APIClient
+
+START = datetime(2026, 6, 6, 20, 0, 0, tzinfo=dt_timezone.utc)
+
+MEDIC_SHEET = {"combat_base": 2, "skills": {"first_aid": "novice", "surgery": "expert",
+                                            "metabolic_analysis": True}}
+
+
+def client_for(user, lang: str = "en") -> APIClient:
+    client = APIClient(HTTP_ACCEPT_LANGUAGE=lang)
+    client.force_login(user)
+    return client
+
 
 def act(api, character, action, key=None, **params):
     headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}

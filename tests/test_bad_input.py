@@ -7,9 +7,8 @@ from contextlib import contextmanager
 import pytest
 from django.contrib.auth import get_user_model
 
-from conftest import client_for
+from helpers import act, client_for, snapshot, start_treatment
 from health.models import Treatment
-from helpers import act, snapshot, start_treatment
 from effects.models import Effect
 from players.models import Character, JournalEntry
 from players.services import character_create, event_create

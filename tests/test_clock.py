@@ -5,9 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from helpers import act, snapshot
+from helpers import act, client_for, snapshot
 
-from conftest import client_for
 from health.services import characters_sweep
 
 

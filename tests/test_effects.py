@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import client_for
+from helpers import act, client_for, snapshot
 from effects.models import Effect
-from helpers import act, snapshot
 from players.models import Character, JournalEntry
 
 pytestmark = pytest.mark.django_db

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import client_for
+from helpers import act, client_for, snapshot, start_treatment
 from health.models import Treatment
-from helpers import act, snapshot, start_treatment
 from players.models import IdempotencyRecord, JournalEntry
 
 pytestmark = pytest.mark.django_db

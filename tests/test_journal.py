@@ -10,9 +10,8 @@ from datetime import datetime, timedelta
 import pytest
 from django.utils import timezone
 
-from conftest import START
+from helpers import START, act, snapshot, start_treatment
 from health.services import characters_sweep
-from helpers import act, snapshot, start_treatment
 from players.models import JournalEntry
 
 pytestmark = pytest.mark.django_db

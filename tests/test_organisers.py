@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 
-from conftest import client_for
+from helpers import client_for
 from health.models import HealthState
 from players.models import Character, Event
 

@@ -7,9 +7,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from conftest import MEDIC_SHEET, client_for
+from helpers import MEDIC_SHEET, act, client_for, snapshot, start_treatment
 from health.models import Treatment
-from helpers import act, snapshot, start_treatment
 from players.models import Character, Event, JournalEntry, LoginToken
 from players.services import character_create, event_create
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from conftest import client_for
-from helpers import act, snapshot, start_treatment
+from helpers import act, client_for, snapshot, start_treatment
 
 from config.asgi import application
 from health.services import characters_sweep

@@ -34,26 +34,28 @@ export function newKey() {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-// A button that asks for a second tap before it acts: one thumb, no accidental hit.
-export function confirmButton(label, confirmLabel, onConfirm, attrs = {}) {
-  let armed = null;
-  const button = h("button", { ...attrs, type: "button" }, label);
+// A button that asks for a second tap before it acts: one thumb, no accidental hit. The
+// armed state outlives a redraw of the screen (a snapshot may arrive between the taps).
+const armedUntil = new Map();
+
+export function confirmButton(label, confirmLabel, onConfirm, attrs = {}, key = label) {
+  const isArmed = () => (armedUntil.get(key) || 0) > Date.now();
+  const show = (armed) => {
+    button.textContent = armed ? confirmLabel : label;
+    button.classList.toggle("armed", armed);
+  };
+  const button = h("button", { ...attrs, type: "button" });
+  show(isArmed());
   button.addEventListener("click", () => {
-    if (armed) {
-      clearTimeout(armed);
-      armed = null;
-      button.textContent = label;
-      button.classList.remove("armed");
+    if (isArmed()) {
+      armedUntil.delete(key);
+      show(false);
       onConfirm();
       return;
     }
-    button.textContent = confirmLabel;
-    button.classList.add("armed");
-    armed = setTimeout(() => {
-      armed = null;
-      button.textContent = label;
-      button.classList.remove("armed");
-    }, 4000);
+    armedUntil.set(key, Date.now() + 4000);
+    show(true);
+    setTimeout(() => { if (!isArmed()) show(false); }, 4100);
   });
   return button;
 }

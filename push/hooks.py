@@ -1,0 +1,60 @@
+"""Called by health's services inside their transaction; tasks are queued only once it
+commits, so a rolled-back change pushes nothing. The work itself happens in the tasks."""
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from .services import WARN_BEFORE_S
+
+log = logging.getLogger(__name__)
+
+
+def _queue_on_commit(task_name: str, args: tuple, eta: datetime | None = None) -> None:
+    def send():
+        from . import tasks
+        try:
+            getattr(tasks, task_name).apply_async(args, eta=eta)
+        except Exception:  # the broker is down: a push is best effort, the game goes on
+            log.exception("could not queue %s%s", task_name, args)
+
+    transaction.on_commit(send)
+
+
+def warnings_due(health, event, now: datetime, timers: dict | None = None) -> list[tuple]:
+    """(timer, due, wall instant of the warning) for each deadline that changes the state
+    and is still more than a minute away; none while the game is paused."""
+    if not event.running:
+        return []
+    ruleset = event.rules().ruleset
+    game_now = event.game_time(now)
+    found = []
+    for timer, due in (health.timers if timers is None else timers).items():
+        target = ruleset.leads_to(timer, health.status)
+        if target is None or target == health.status or due - WARN_BEFORE_S < game_now:
+            continue
+        found.append((timer, due, event.wall_time(due - WARN_BEFORE_S)))
+    return found
+
+
+def deadline_warnings_on_commit(*, health, event, timers: dict | None = None) -> None:
+    """Queue a warning task for each deadline (all of them, or only `timers`). Also run
+    when the clock resumes: tasks queued before a pause wake at the old instant and find
+    it is not yet time."""
+    for timer, due, eta in warnings_due(health, event, timezone.now(), timers):
+        _queue_on_commit("warn_deadline", (health.pk, timer, due), eta=eta)
+
+
+def health_recorded(*, health, event, before: dict) -> None:
+    """After health's _record stored a new state: a new status is announced, and every
+    deadline that is new, moved, or now leads elsewhere gets its warning queued."""
+    status_changed = before.get("status") != health.status
+    if status_changed:
+        _queue_on_commit("notify_state", (health.pk, health.version, health.status))
+    old = before.get("timers") or {}
+    changed = {t: due for t, due in health.timers.items() if status_changed or old.get(t) != due}
+    if changed:
+        deadline_warnings_on_commit(health=health, event=event, timers=changed)

@@ -1,0 +1,71 @@
+"""Browser tests: Debian's Chromium driven by Playwright at a phone's size, against the
+real ASGI server (HTTP and websockets) running in its own process on the test database."""
+from __future__ import annotations
+
+import os
+from functools import partial
+from pathlib import Path
+
+import pytest
+from channels.testing.live import make_application, set_database_connection
+from daphne.testing import DaphneProcess
+from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="session")
+def server_url(django_db_setup, django_db_blocker):
+    """One server for the whole session; each test's data is committed (transactional
+    tests), so the server process sees it."""
+    with django_db_blocker.unblock():
+        process = DaphneProcess("127.0.0.1", partial(make_application, static_wrapper=ASGIStaticFilesHandler),
+                                setup=set_database_connection)
+        process.start()
+        if not process.ready.wait(timeout=30):
+            raise RuntimeError("the test server did not start")
+    yield f"http://127.0.0.1:{process.port.value}"
+    process.terminate()
+    process.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium is needed for the browser tests: apt-get install chromium ({CHROMIUM})")
+    from playwright.sync_api import sync_playwright
+    # Playwright's sync API keeps an event loop in this thread while the tests' own ORM
+    # calls stay synchronous. The browser tests run last (tests/conftest.py), so this
+    # never relaxes the check for the rest of the suite.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone(browser):
+    """A new phone: call it with a language (and an init script) to get a page."""
+    contexts = []
+
+    def open_phone(lang: str = "fr", init_script: str | None = None):
+        context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
+                                      has_touch=True, locale={"fr": "fr-FR", "es": "es-ES", "en": "en-GB"}[lang],
+                                      extra_http_headers={"Accept-Language": lang})
+        if init_script:
+            context.add_init_script(init_script)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(15000)
+        errors = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.errors = errors
+        return page
+
+    yield open_phone
+    for context in contexts:
+        context.close()

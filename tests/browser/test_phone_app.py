@@ -1,0 +1,175 @@
+"""The phone app tried as its users would: a player, a medic and a narrator, in French,
+Spanish and English, online and offline, with a phone whose clock is wrong."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
+
+from browser_helpers import screenshot
+from health.models import HealthState
+from players.models import Character, Event
+from players.services import (character_create, event_create, login_token_issue,
+                              team_get_or_create)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@dataclass
+class Game:
+    event: Event
+    alice: Character
+    bruno: Character
+    links: dict
+
+
+def make_game(server_url: str, **options) -> Game:
+    narrator = get_user_model().objects.create_user(username="mj", is_staff=True)
+    # Organisers may shorten any duration; a 3-second first aid keeps the test short.
+    event = event_create(name="Le Manoir", ruleset="gn_fr", by=narrator, start_clock=True,
+                         options={"first_aid_s": 3, **options})
+    team = team_get_or_create(event=event, name="Invités")
+    alice = character_create(event=event, name="Alice", sheet={"combat_base": 2}, team=team)
+    bruno = character_create(event=event, name="Bruno", kits={"kps": 2},
+                             sheet={"combat_base": 2, "skills": {"first_aid": "novice"}})
+    links = {who: f"{server_url}/login/{login_token_issue(event=event, user=user)}"
+             for who, user in (("alice", alice.user), ("bruno", bruno.user), ("narrator", narrator))}
+    return Game(event, alice, bruno, links)
+
+
+def declare(page, label: str) -> None:
+    """Two taps, as on the phone: the first arms the button, the second confirms."""
+    page.get_by_role("button", name=label).click()
+    page.locator("button.armed").click()
+
+
+def open_player(page, game: Game):
+    page.goto(game.links["alice"])
+    expect(page.locator("#state-label")).to_be_visible()
+    return page
+
+
+LABELS = {
+    "fr": {"healthy": "En pleine forme", "wounded": "Blessé", "hit": "Touché par une arme blessante",
+           "before": "avant : Dans le coma"},
+    "es": {"healthy": "En plena forma", "wounded": "Herido", "hit": "Golpeado por un arma cortante",
+           "before": "antes de: En coma"},
+    "en": {"healthy": "Healthy", "wounded": "Wounded", "hit": "Hit by a wounding weapon",
+           "before": "before In a coma"},
+}
+
+
+@pytest.mark.parametrize("lang", ["fr", "es", "en"])
+def test_a_wounded_player_sees_the_countdown(server_url, phone, lang):
+    game = make_game(server_url)
+    page = open_player(phone(lang), game)
+    words = LABELS[lang]
+    expect(page.locator("#state-label")).to_have_text(words["healthy"])
+    screenshot(page, f"player-healthy-{lang}")
+
+    declare(page, words["hit"])
+    expect(page.locator("#state-label")).to_have_text(words["wounded"])
+    expect(page.locator(".next")).to_contain_text(words["before"])
+    expect(page.locator("#next-countdown")).to_have_text(re.compile(r"^1[45]:\d\d$"))
+    assert HealthState.objects.get(pk=game.alice.pk).status == "wounded"
+    screenshot(page, f"player-wounded-{lang}")
+    assert page.errors == []
+
+
+def test_a_medic_gives_first_aid_and_the_patient_sees_it_without_reloading(server_url, phone):
+    game = make_game(server_url)
+    patient = open_player(phone("fr"), game)
+    declare(patient, LABELS["fr"]["hit"])
+    expect(patient.locator("#state-label")).to_have_text("Blessé")
+
+    medic = phone("fr")
+    medic.goto(game.links["bruno"])
+    medic.get_by_role("link", name="Médecin").click()
+    medic.get_by_label("Code du patient").fill(game.alice.code.lower())
+    medic.get_by_role("button", name="Chercher").click()
+    expect(medic.get_by_text("Soigner Alice")).to_be_visible()
+    screenshot(medic, "medic-choose-fr")
+    medic.locator("form.treatment-option").filter(has_text="Premiers secours").get_by_role("button", name="Commencer").click()
+    confirm = medic.get_by_role("button", name="Confirmer : soin terminé")
+    expect(confirm).to_be_disabled()
+    screenshot(medic, "medic-treating-fr")
+    expect(confirm).to_be_enabled(timeout=10000)
+    confirm.click()
+    expect(medic.get_by_role("status")).to_contain_text("terminé")
+
+    # The patient's phone was not reloaded: the live channel brought the new deadline.
+    expect(patient.locator("#next-countdown")).to_have_text(re.compile(r"^(1:00:00|59:\d\d)$"))
+    assert Character.objects.get(pk=game.bruno.pk).kits == {"kps": 1}
+    assert patient.errors == [] and medic.errors == []
+
+
+def test_the_narrator_pushes_an_effect_and_pauses_the_game(server_url, phone):
+    game = make_game(server_url)
+    player = open_player(phone("en"), game)
+    narrator = phone("en")
+    narrator.goto(game.links["narrator"])
+    expect(narrator.locator("tbody tr")).to_have_count(2)
+    narrator.locator("tr", has_text="Alice").get_by_role("checkbox").check()
+    narrator.get_by_placeholder("Effet : …").fill("Effet : tu as froid")
+    narrator.get_by_placeholder("Minutes (empty: until removed)").fill("10")
+    narrator.get_by_role("button", name="Push", exact=True).click()
+    expect(player.locator(".effects")).to_contain_text("Effet : tu as froid")
+    expect(player.locator(".effects .countdown")).to_have_text(re.compile(r"^(10:00|9:5\d)$"))
+
+    declare(narrator, "Pause the game")
+    expect(player.locator(".paused")).to_be_visible()
+    expect(narrator.locator("tr", has_text="Alice")).to_contain_text("Effet : tu as froid")
+    screenshot(narrator, "narrator-en")
+    assert player.errors == [] and narrator.errors == []
+
+
+def test_offline_the_app_opens_from_cache_and_replays_the_outbox(server_url, phone):
+    game = make_game(server_url)
+    page = open_player(phone("fr"), game)
+    page.evaluate("navigator.serviceWorker.ready")
+    page.reload()                                   # now controlled by the service worker
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    expect(page.locator("#state-label")).to_have_text("En pleine forme")
+
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator("#state-label")).to_have_text("En pleine forme")
+    expect(page.locator("#topbar")).to_contain_text("Hors ligne")
+    declare(page, "Touché par une arme assommante")
+    expect(page.locator(".message")).to_contain_text("Pas de réseau")
+    expect(page.locator("#topbar")).to_contain_text("1 en attente d'envoi")
+    screenshot(page, "player-offline-fr")
+    assert HealthState.objects.get(pk=game.alice.pk).values["combat_loss"] == 0
+
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator(".points")).to_contain_text("1 / 2")
+    expect(page.locator("#topbar")).not_to_contain_text("en attente")
+    assert HealthState.objects.get(pk=game.alice.pk).values["combat_loss"] == 1   # applied once
+
+
+SKEWED_CLOCK = """
+(() => {
+  const skew = %d;
+  const RealDate = Date;
+  class SkewedDate extends RealDate {
+    constructor(...args) { if (args.length) super(...args); else super(RealDate.now() + skew); }
+    static now() { return RealDate.now() + skew; }
+  }
+  globalThis.Date = SkewedDate;
+})();
+"""
+
+
+@pytest.mark.parametrize("skew_hours", [1, -1])
+def test_a_phone_whose_clock_is_wrong_shows_the_right_countdown(server_url, phone, skew_hours):
+    game = make_game(server_url)
+    page = open_player(phone("en", SKEWED_CLOCK % (skew_hours * 3600 * 1000)), game)
+    assert abs(page.evaluate("Date.now()") / 1000 - __import__("time").time()) > 3000
+    declare(page, LABELS["en"]["hit"])
+    expect(page.locator("#next-countdown")).to_have_text(re.compile(r"^1[45]:\d\d$"))
+    page.wait_for_timeout(1500)     # a few countdown refreshes with the measured offset
+    expect(page.locator("#next-countdown")).to_have_text(re.compile(r"^1[45]:\d\d$"))
