@@ -102,6 +102,7 @@ export async function show(root, { id, me, context }) {
     return h("section", { class: "card" }, h("h2", {}, t("Journal")),
       h("button", { type: "button", onclick: loadJournal }, journal ? t("Refresh") : t("Show the journal")),
       h("a", { class: "button", href: `/api/events/${id}/journal.csv` }, t("Export CSV")),
+      h("a", { class: "button", href: `/events/${id}/sheets/`, target: "_blank" }, t("Print the character sheets")),
       journal ? h("ol", { class: "journal" }, journal.map((line) => h("li", {},
         h("span", { class: "muted" }, new Date(line.at).toLocaleTimeString()), " ", line.who, " · ", line.kind, " · ", line.what,
         line.character ? ` · ${line.character}` : "",
@@ -114,7 +115,7 @@ export async function show(root, { id, me, context }) {
       !clock.running ? h("p", { class: "card paused" }, t("Game paused: every countdown is frozen.")) : null,
       message ? h("p", { class: "card message", role: "alert" }, message) : null,
       controls(),
-      h("section", { class: "card" }, h("table", {},
+      h("section", { class: "card table-wrap" }, h("table", {},
         h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("Character")), h("th", {}, t("State")), h("th", {}, t("Next")), h("th", {}, ""))),
         h("tbody", {}, visible().map(row)))),
       effectForm(), journalPanel());
