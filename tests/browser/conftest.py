@@ -33,7 +33,11 @@ def server_url(django_db_setup, django_db_blocker):
 @pytest.fixture(scope="session")
 def browser():
     if not Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium is needed for the browser tests: apt-get install chromium ({CHROMIUM})")
+        # CI installs Chromium and must run these; a laptop without it still runs the rest.
+        message = f"the browser tests need Chromium at {CHROMIUM} (apt-get install chromium)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
     from playwright.sync_api import sync_playwright
     # Playwright's sync API keeps an event loop in this thread while the tests' own ORM
     # calls stay synchronous. The browser tests run last (tests/conftest.py), so this
