@@ -73,7 +73,10 @@ function defaultRoute() {
   return narrated ? `#/narrator/${narrated.id}` : null;
 }
 
+let routed = 0;
+
 async function route() {
+  const turn = ++routed;
   if (cleanup) cleanup();
   cleanup = null;
   if (!location.hash && me) {
@@ -89,7 +92,9 @@ async function route() {
       h("h1", {}, t("Welcome")),
       h("p", {}, t("Scan the QR code on your character sheet with this phone's camera to log in."))));
   } else if (screens[screen] && id) {
-    cleanup = await screens[screen].show(root, { id: Number(id), params, me, context });
+    const stop = await screens[screen].show(root, { id: Number(id), params, me, context });
+    if (turn === routed) cleanup = stop;
+    else stop();                       // the user moved on while this screen was loading
   } else {
     mount(root, h("p", { class: "card" }, t("Nothing to show for this account.")));
   }

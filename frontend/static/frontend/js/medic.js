@@ -146,7 +146,10 @@ export async function show(root, { id, params, context }) {
       revealed ? h("p", { class: "state-label" }, t("Health level: %(state)s", { state: revealed.label })) : null);
   }
 
+  let active = true;   // a late answer must not draw over the next screen
+
   function render() {
+    if (!active) return;
     mount(root,
       treatment ? running() : [identify(), patient ? choices() : null],
       outcome(),
@@ -164,5 +167,5 @@ export async function show(root, { id, params, context }) {
     button.disabled = !ready;
     if (ready && !readyAlerted) { readyAlerted = true; alertNow(); }
   });
-  return () => { stopTicking(); stopScan(); keepAwake(false); };
+  return () => { active = false; stopTicking(); stopScan(); keepAwake(false); };
 }

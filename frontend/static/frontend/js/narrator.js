@@ -109,7 +109,10 @@ export async function show(root, { id, me, context }) {
         line.before && line.after && line.before.status !== line.after.status ? ` (${line.before.status} → ${line.after.status})` : ""))) : null);
   }
 
+  let active = true;   // a late answer must not draw over the next screen
+
   function render() {
+    if (!active) return;
     mount(root,
       h("h1", {}, event.name || t("Narrator")),
       !clock.running ? h("p", { class: "card paused" }, t("Game paused: every countdown is frozen.")) : null,
@@ -122,6 +125,7 @@ export async function show(root, { id, me, context }) {
   }
 
   function apply(message_) {
+    if (!active) return;
     if (message_.type === "event_snapshot") {
       characters.clear();
       for (const snap of message_.characters) characters.set(snap.character.id, snap);
@@ -151,5 +155,5 @@ export async function show(root, { id, me, context }) {
     resync,
   });
   const stopTicking = startTicking(root);
-  return () => { live.close(); stopTicking(); };
+  return () => { active = false; live.close(); stopTicking(); };
 }

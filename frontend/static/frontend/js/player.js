@@ -82,7 +82,10 @@ export async function show(root, { id, me, context }) {
     h("img", { src: `/api/characters/${id}/qr.svg`, alt: t("My QR code for a medic") }),
     h("p", { class: "code" }, character ? character.code : ""));
 
+  let active = true;   // a late answer must not draw over the next screen
+
   function render() {
+    if (!active) return;
     if (!snap) {
       mount(root, h("p", { class: "card" }, t("Loading…")));
       return;
@@ -167,5 +170,5 @@ export async function show(root, { id, me, context }) {
       warnBeforeDeadline(`${snap.next.key}:${snap.next.game_s}`, Number(el.dataset.left));
     }
   });
-  return () => { live.close(); stopTicking(); keepAwake(false); };
+  return () => { active = false; live.close(); stopTicking(); keepAwake(false); };
 }
