@@ -7,9 +7,10 @@ from functools import partial
 from pathlib import Path
 
 import pytest
-from channels.testing.live import make_application, set_database_connection
+from channels.testing.live import make_application
 from daphne.testing import DaphneProcess
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+from django.db import connections
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 PHONE = {"width": 390, "height": 844}
@@ -20,8 +21,10 @@ def server_url(django_db_setup, django_db_blocker):
     """One server for the whole session; each test's data is committed (transactional
     tests), so the server process sees it."""
     with django_db_blocker.unblock():
-        process = DaphneProcess("127.0.0.1", partial(make_application, static_wrapper=ASGIStaticFilesHandler),
-                                setup=set_database_connection)
+        # The forked server inherits the settings, already pointing at the test database;
+        # it must not inherit an open connection, so none is open when it forks.
+        connections.close_all()
+        process = DaphneProcess("127.0.0.1", partial(make_application, static_wrapper=ASGIStaticFilesHandler))
         process.start()
         if not process.ready.wait(timeout=30):
             raise RuntimeError("the test server did not start")
