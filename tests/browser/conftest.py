@@ -16,6 +16,18 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 PHONE = {"width": 390, "height": 844}
 
 
+def _forget_parent_connections():
+    """Runs in the forked server, which inherits what the test process used earlier: a
+    channel layer bound to the parent's event loop, and asgiref's single-thread executor
+    whose worker thread does not exist here (database_sync_to_async would wait forever)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from asgiref.sync import SyncToAsync
+    from channels.layers import channel_layers
+    channel_layers.backends.clear()
+    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+
+
 @pytest.fixture(scope="session")
 def server_url(django_db_setup, django_db_blocker):
     """One server for the whole session; each test's data is committed (transactional
@@ -24,7 +36,8 @@ def server_url(django_db_setup, django_db_blocker):
         # The forked server inherits the settings, already pointing at the test database;
         # it must not inherit an open connection, so none is open when it forks.
         connections.close_all()
-        process = DaphneProcess("127.0.0.1", partial(make_application, static_wrapper=ASGIStaticFilesHandler))
+        process = DaphneProcess("127.0.0.1", partial(make_application, static_wrapper=ASGIStaticFilesHandler),
+                                setup=_forget_parent_connections)
         process.start()
         if not process.ready.wait(timeout=30):
             raise RuntimeError("the test server did not start")
