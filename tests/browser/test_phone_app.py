@@ -173,3 +173,39 @@ def test_a_phone_whose_clock_is_wrong_shows_the_right_countdown(server_url, phon
     expect(page.locator("#next-countdown")).to_have_text(re.compile(r"^1[45]:\d\d$"))
     page.wait_for_timeout(1500)     # a few countdown refreshes with the measured offset
     expect(page.locator("#next-countdown")).to_have_text(re.compile(r"^1[45]:\d\d$"))
+
+
+SCREEN_WORDS = {
+    "fr": {"medic": "Médecin", "patient": "Code du patient", "find": "Chercher", "treat": "Soigner Alice",
+           "first_aid": "Premiers secours", "push": "Envoyer un effet", "journal": "Afficher le journal",
+           "state": "En pleine forme"},
+    "es": {"medic": "Médico", "patient": "Código del paciente", "find": "Buscar", "treat": "Tratar a Alice",
+           "first_aid": "Primeros auxilios", "push": "Enviar un efecto", "journal": "Mostrar el diario",
+           "state": "En plena forma"},
+    "en": {"medic": "Medic", "patient": "Patient code", "find": "Find", "treat": "Treat Alice",
+           "first_aid": "First aid", "push": "Push an effect", "journal": "Show the journal",
+           "state": "Healthy"},
+}
+
+
+@pytest.mark.parametrize("lang", ["fr", "es", "en"])
+def test_the_medic_and_narrator_screens_speak_each_language(server_url, phone, lang):
+    game = make_game(server_url)
+    words = SCREEN_WORDS[lang]
+    medic = phone(lang)
+    medic.goto(game.links["bruno"])
+    medic.get_by_role("link", name=words["medic"]).click()
+    medic.get_by_label(words["patient"]).fill(game.alice.code)
+    medic.get_by_role("button", name=words["find"]).click()
+    expect(medic.get_by_text(words["treat"])).to_be_visible()
+    expect(medic.locator("form.treatment-option")).to_contain_text(words["first_aid"])
+    screenshot(medic, f"medic-{lang}")
+
+    narrator = phone(lang)
+    narrator.goto(game.links["narrator"])
+    expect(narrator.locator("tr", has_text="Alice")).to_contain_text(words["state"])
+    expect(narrator.get_by_role("heading", name=words["push"])).to_be_visible()
+    narrator.get_by_role("button", name=words["journal"]).click()
+    expect(narrator.locator(".journal li").first).to_be_visible()
+    screenshot(narrator, f"narrator-{lang}")
+    assert medic.errors == [] and narrator.errors == []

@@ -49,11 +49,10 @@ export async function show(root, { id, me, context }) {
     return h("tr", { dataset: { character: cid } },
       h("td", {}, h("input", { type: "checkbox", checked: selected.has(cid), "aria-label": snap.character.name,
         onchange: (e) => { if (e.target.checked) selected.add(cid); else selected.delete(cid); } })),
-      h("td", {}, h("strong", {}, snap.character.name), h("div", { class: "muted" }, snap.character.team || "")),
+      h("td", {}, h("strong", {}, snap.character.name), h("div", { class: "muted" }, snap.character.team || ""), correction),
       h("td", { class: `row-state severity-${Math.min(snap.state.severity, 4)}` }, snap.state.label,
         snap.effects.length ? h("div", { class: "muted" }, snap.effects.map((e) => e.text).join(" · ")) : null),
-      h("td", {}, snap.next ? [countdownElement("span", snap.next, snap), h("div", { class: "muted" }, "→ ", snap.next.leads_to.label)] : "—"),
-      h("td", {}, correction));
+      h("td", {}, snap.next ? [countdownElement("span", snap.next, snap), h("div", { class: "muted" }, "→ ", snap.next.leads_to.label)] : "—"));
   }
 
   function effectForm() {
@@ -119,7 +118,7 @@ export async function show(root, { id, me, context }) {
       message ? h("p", { class: "card message", role: "alert" }, message) : null,
       controls(),
       h("section", { class: "card table-wrap" }, h("table", {},
-        h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("Character")), h("th", {}, t("State")), h("th", {}, t("Next")), h("th", {}, ""))),
+        h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("Character")), h("th", {}, t("State")), h("th", {}, t("Next")))),
         h("tbody", {}, visible().map(row)))),
       effectForm(), journalPanel());
   }
