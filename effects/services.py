@@ -6,9 +6,8 @@ import uuid
 from django.db import transaction
 from django.utils import timezone
 
-from health.services import character_act
+from health.services import character_act, snapshots_changed
 from players.models import Character, Event
-from players.realtime import publish_characters_on_commit
 from players.services import journal_write
 from rulesets import RuleRefused
 
@@ -41,7 +40,7 @@ def effect_push(*, event: Event, characters: list[Character], text: str,
             character_act(character=character, action="set_state", params={"state": set_state},
                           by=by, as_narrator=True)
     if not set_state:  # with a state, character_act has published each snapshot already
-        publish_characters_on_commit(c.pk for c in characters)
+        snapshots_changed(character_ids=[c.pk for c in characters])
     return effects
 
 
@@ -51,5 +50,5 @@ def effect_remove(*, effect: Effect, by) -> Effect:
     effect.save(update_fields=["removed"])
     journal_write(event=effect.event, kind="effect", what="removed", at=timezone.now(), by=by,
                   character=effect.character, detail={"effect": effect.pk, "text": effect.text})
-    publish_characters_on_commit([effect.character_id])
+    snapshots_changed(character_ids=[effect.character_id])
     return effect

@@ -7,6 +7,7 @@ urlpatterns = [
     path("events/<int:event_id>/sheets/", views.printable_sheets),
     path("manifest.webmanifest", views.manifest),
     path("sw.js", views.service_worker),
+    path("healthz", views.healthz),
     path("jsi18n/<str:lang>/", views.js_catalog),
     path("", views.home),
 ]

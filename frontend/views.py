@@ -32,6 +32,12 @@ def login_link(request, token):
 
 
 @require_GET
+def healthz(request):
+    """For load balancers (and the REST benchmark's baseline): answers without the database."""
+    return JsonResponse({"ok": True})
+
+
+@require_GET
 @ensure_csrf_cookie
 def home(request):
     """The phone app's shell. Everything else comes from the API and the live channel."""

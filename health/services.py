@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from players.models import Character, Event
@@ -29,6 +30,13 @@ def health_initialise(*, character: Character) -> HealthState:
     health.store(state)
     health.save()
     return health
+
+
+def snapshots_changed(*, character_ids) -> None:
+    """Something else in the snapshot changed (an effect): the sequence number moves too,
+    so that a phone can tell a missed message from a repeated one."""
+    HealthState.objects.filter(pk__in=list(character_ids)).update(version=F("version") + 1)
+    publish_characters_on_commit(character_ids)
 
 
 def _schedule_on_commit(health: HealthState, event: Event) -> None:

@@ -188,3 +188,13 @@ def test_a_hit_while_under_an_effect_keeps_the_effect(clock, event, player, narr
     push(narrator_api, event, text="Effet : rage", duration_s=600, character_ids=[player.pk])
     response = act(player_api, player, "hit_wounding")
     assert [e["text"] for e in response.json()["snapshot"]["effects"]] == ["Effet : rage"]
+
+
+@pytest.mark.django_db
+def test_an_effect_moves_the_snapshot_sequence_number(clock, event, player, narrator_api,
+                                                      player_api):
+    """Phones detect a missed message by a gap in `version`: an effect is a change too."""
+    before = snapshot(player_api, player)["version"]
+    narrator_api.post(f"/api/events/{event.pk}/effects/",
+                      {"text": "Effet : tu as froid", "character_ids": [player.pk]}, format="json")
+    assert snapshot(player_api, player)["version"] == before + 1

