@@ -67,7 +67,7 @@ class Stack:
         wait_for_port(port)
         return port
 
-    def start_worker(self, concurrency: int = 2) -> subprocess.Popen:
+    def start_worker(self, concurrency: int = 4) -> subprocess.Popen:
         return self.spawn("worker", [str(BIN / "celery"), "-A", "config", "worker", "-l", "warning",
                                      "--concurrency", str(concurrency)], SWEEP_INTERVAL_S="1")
 

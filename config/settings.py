@@ -87,6 +87,11 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
                                        "transaction_mode": "IMMEDIATE", "timeout": 20}
     # A file, not memory, so that the browser tests' server process sees the test data.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-db-{os.getpid()}.sqlite3")}
+else:
+    # A pool of PostgreSQL connections per process: a crowd of phones connecting at once
+    # borrows connections instead of opening one per query (see docs/performance.md).
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 2, "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", "16")), "timeout": 20}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -99,6 +104,10 @@ CHANNEL_LAYERS = {
                    "capacity": 1000, "expiry": 60},
     }
 }
+# In Redis so that every ASGI process shares the login-failure counts. The database is
+# shared with Celery and the channel layer: never call cache.clear() (it flushes it all).
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                      "LOCATION": REDIS_URL}}
 
 CELERY_BROKER_URL = REDIS_URL
 CELERY_TASK_IGNORE_RESULT = True
@@ -118,6 +127,13 @@ AUTH_PASSWORD_VALIDATORS = []
 LOGIN_URL = "/admin/login/"
 LOGIN_TOKEN_TTL_S = int(os.environ.get("LOGIN_TOKEN_TTL_S", str(30 * 24 * 3600)))
 SESSION_COOKIE_AGE = 14 * 24 * 3600
+# Failed logins (one-time links) allowed per client address (REMOTE_ADDR: a proxy must set
+# it, e.g. daphne --proxy-headers) in each window; then 429 with Retry-After.
+LOGIN_FAILURES_MAX = int(os.environ.get("LOGIN_FAILURES_MAX", "20"))
+LOGIN_FAILURES_WINDOW_S = int(os.environ.get("LOGIN_FAILURES_WINDOW_S", "600"))
+# The largest API body is a character sheet or an effect text (a few KiB): 64 KiB refuses
+# junk before it is parsed, journalled or stored, and bounds the memory a request can take.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("fr", "Français"), ("es", "Español"), ("en", "English")]
@@ -138,7 +154,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "players.errors.exception_handler",
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["players.parsers.JSONParser"],
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Live game companion API",

@@ -44,11 +44,13 @@ def characters_for_snapshot(event: Event, now: datetime, **filters):
             .prefetch_related(Prefetch("effects", queryset=effects, to_attr="active_effects")))
 
 
-def character_for_snapshot(character_id: int, now: datetime) -> Character | None:
-    character = Character.objects.select_related("event").filter(pk=character_id).first()
-    if character is None:
-        return None
-    return characters_for_snapshot(character.event, now, pk=character_id).first()
+def character_for_snapshot(character_id: int, now: datetime, event: Event | None = None) -> Character | None:
+    if event is None:
+        character = Character.objects.select_related("event").filter(pk=character_id).first()
+        if character is None:
+            return None
+        event = character.event
+    return characters_for_snapshot(event, now, pk=character_id).first()
 
 
 def _timer_view(event, ruleset, status, key, due, game_s) -> dict:

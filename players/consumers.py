@@ -2,6 +2,7 @@
 connect, forward each new snapshot, answer pings with the server's time."""
 from __future__ import annotations
 
+import math
 import time
 from urllib.parse import parse_qs
 
@@ -18,7 +19,13 @@ from .realtime import character_group, narrators_group
 from .selectors import character_visible, event_for_narrator
 
 
-@database_sync_to_async
+def concurrent_db(func):
+    """Connecting phones query the database concurrently (not on one shared thread): a
+    crowd reconnecting at once would otherwise wait in a single queue."""
+    return database_sync_to_async(func, thread_sensitive=False)
+
+
+@concurrent_db
 def _character_view(user, character_id: int):
     try:
         character, _ = character_visible(user, character_id)
@@ -26,10 +33,11 @@ def _character_view(user, character_id: int):
         return None
     now = timezone.now()
     return [character_group(character.pk)], {
-        "type": "snapshot", "snapshot": character_snapshot(character_for_snapshot(character.pk, now), now)}
+        "type": "snapshot",
+        "snapshot": character_snapshot(character_for_snapshot(character.pk, now, character.event), now)}
 
 
-@database_sync_to_async
+@concurrent_db
 def _event_view(user, event_id: int):
     try:
         event = event_for_narrator(user, event_id)
@@ -38,9 +46,20 @@ def _event_view(user, event_id: int):
     return [narrators_group(event.pk)], {"type": "event_snapshot", **event_live_view(event, timezone.now())}
 
 
+MAX_MESSAGE_CHARS = 4096  # a ping is about 50 characters
+
+
+def _number(value) -> float | None:
+    """Echo only a finite number: the pong stays small and valid JSON."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+        return value
+    return None
+
+
 def _int(params: dict, name: str) -> int | None:
     raw = params.get(name, [""])[0]
-    return int(raw) if raw.isdigit() else None
+    # isascii: str.isdigit() accepts "²", which int() refuses.
+    return int(raw) if raw.isascii() and raw.isdigit() else None
 
 
 class LiveConsumer(AsyncJsonWebsocketConsumer):
@@ -51,7 +70,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
 
     async def connect(self):
         user = self.scope.get("user")
-        params = parse_qs(self.scope.get("query_string", b"").decode())
+        params = parse_qs(self.scope.get("query_string", b"").decode("utf-8", "replace"))
         lang = params.get("lang", [DEFAULT_LANGUAGE])[0]
         self.lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
         view = None
@@ -73,13 +92,30 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
 
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        """Phones send only small JSON pings: anything else (binary, huge, not JSON, nested
+        past the parser's stack) is ignored, so a broken client cannot crash the consumer
+        or make it parse megabytes."""
+        if text_data is None or len(text_data) > MAX_MESSAGE_CHARS:
+            return
+        try:
+            content = await self.decode_json(text_data)
+        except (ValueError, RecursionError):
+            return
+        await self.receive_json(content)
+
     async def receive_json(self, content, **kwargs):
         if isinstance(content, dict) and content.get("type") == "ping":
             # The phone estimates its clock offset from the round trip of this message.
-            await self._send({"type": "pong", "client_time": content.get("client_time")})
+            await self._send({"type": "pong", "client_time": _number(content.get("client_time"))})
 
     async def snapshot_message(self, message):
         await self._send({"type": "snapshot", "snapshot": message["snapshot"]})
+
+    async def snapshots_message(self, message):
+        """Narrators get a change to many characters as one batch from the layer."""
+        for snapshot in message["snapshots"]:
+            await self._send({"type": "snapshot", "snapshot": snapshot})
 
     async def _send(self, payload: dict):
         await self.send_json({**localize(payload, self.lang), "server_time": time.time()})

@@ -2,8 +2,12 @@
 committed, so a phone never sees a change that was rolled back.
 
 A player's group carries only that player's character; narrators have an event group.
+One change to many characters (an effect for everyone) loads their snapshots with one set
+of queries, sends them concurrently, and gives the narrators one batch.
 """
 from __future__ import annotations
+
+import asyncio
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -20,22 +24,55 @@ def narrators_group(event_id: int) -> str:
 
 
 def publish_characters_on_commit(character_ids) -> None:
-    ids = sorted(set(character_ids))
-    if ids:
-        transaction.on_commit(lambda: publish_characters(ids))
+    """Collect the characters changed in this transaction and publish them together once
+    it commits: a sweep that applies 200 deadlines sends one batch, not 200."""
+    ids = set(character_ids)
+    if not ids:
+        return
+    connection = transaction.get_connection()
+    connection.__dict__.setdefault("_characters_to_publish", set()).update(ids)
+    # Every call registers the flush (the first one to run empties the set), so a
+    # rolled-back transaction, whose callbacks are dropped, cannot leave ids unpublished:
+    # at worst they are sent with the next commit, and a snapshot sent twice is harmless.
+    transaction.on_commit(_publish_pending)
+
+
+def _publish_pending() -> None:
+    pending = transaction.get_connection().__dict__.get("_characters_to_publish")
+    if pending:
+        ids = sorted(pending)
+        pending.clear()
+        publish_characters(ids)
 
 
 def publish_characters(character_ids) -> None:
-    """Send each character's fresh snapshot to its player and to the narrators. The
-    snapshot is built once per change and shared by every phone that may see it."""
-    from health.selectors import character_for_snapshot, character_snapshot
+    """Send each character's fresh snapshot to its player and the batch to narrators."""
+    from health.selectors import character_snapshot, characters_for_snapshot
+    from players.models import Character, Event
 
-    layer = get_channel_layer()
     now = timezone.now()
-    for character_id in character_ids:
-        character = character_for_snapshot(character_id, now)
-        if character is None:
-            continue
-        message = {"type": "snapshot.message", "snapshot": character_snapshot(character, now)}
-        async_to_sync(layer.group_send)(character_group(character_id), message)
-        async_to_sync(layer.group_send)(narrators_group(character.event_id), message)
+    by_event: dict[int, list[int]] = {}
+    for character_id, event_id in Character.objects.filter(pk__in=character_ids).values_list("pk", "event_id"):
+        by_event.setdefault(event_id, []).append(character_id)
+    for event in Event.objects.filter(pk__in=by_event):
+        characters = characters_for_snapshot(event, now, pk__in=by_event[event.pk])
+        snapshots = [character_snapshot(c, now) for c in characters]
+        async_to_sync(_send)(event.pk, snapshots)
+
+
+# Concurrent sends, but fewer than the layer's Redis connection pool holds.
+SEND_CONCURRENCY = 32
+
+
+async def _send(event_id: int, snapshots: list[dict]) -> None:
+    layer = get_channel_layer()
+    gate = asyncio.Semaphore(SEND_CONCURRENCY)
+
+    async def send(group: str, message: dict):
+        async with gate:
+            await layer.group_send(group, message)
+
+    await asyncio.gather(
+        send(narrators_group(event_id), {"type": "snapshots.message", "snapshots": snapshots}),
+        *(send(character_group(s["character"]["id"]), {"type": "snapshot.message", "snapshot": s})
+          for s in snapshots))
