@@ -43,8 +43,14 @@ class Event(models.Model):
         return self.clock_running_since + timedelta(seconds=game_s - self.clock_elapsed_s)
 
     def rules(self) -> Rules:
-        ruleset = get_ruleset(self.ruleset)
-        return Rules(ruleset, ruleset.merged_options(self.options))
+        """The ruleset with this event's options; kept on the instance (options change only
+        by editing the event, which loads a new instance)."""
+        cached = self.__dict__.get("_rules")
+        if cached is None or cached[0] != (self.ruleset, self.options):
+            ruleset = get_ruleset(self.ruleset)
+            cached = ((self.ruleset, dict(self.options)), Rules(ruleset, ruleset.merged_options(self.options)))
+            self.__dict__["_rules"] = cached
+        return cached[1]
 
 
 class Team(models.Model):
