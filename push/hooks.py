@@ -44,13 +44,24 @@ def deadline_warnings_on_commit(*, health, event, timers: dict | None = None) ->
     """Queue a warning task for each deadline (all of them, or only `timers`). Also run
     when the clock resumes: tasks queued before a pause wake at the old instant and find
     it is not yet time."""
+    if not _subscribed(health):
+        return
     for timer, due, eta in warnings_due(health, event, timezone.now(), timers):
         _queue_on_commit("warn_deadline", (health.pk, timer, due), eta=eta)
+
+
+def _subscribed(health) -> bool:
+    """Only phones that asked for notifications cost a task: a burst of 1,000 deadlines
+    must not queue 2,000 pushes for nobody."""
+    from .models import PushSubscription
+    return PushSubscription.objects.filter(user_id=health.character.user_id).exists()
 
 
 def health_recorded(*, health, event, before: dict) -> None:
     """After health's _record stored a new state: a new status is announced, and every
     deadline that is new, moved, or now leads elsewhere gets its warning queued."""
+    if not _subscribed(health):
+        return
     status_changed = before.get("status") != health.status
     if status_changed:
         _queue_on_commit("notify_state", (health.pk, health.version, health.status))

@@ -56,9 +56,14 @@ def subscription_save(*, user, endpoint: str, p256dh: str,
     """Idempotent per endpoint: the same browser subscribing again updates its row, and a
     browser whose phone now logs in as another player follows that player."""
     _check_subscription(endpoint, p256dh, auth)
-    return PushSubscription.objects.update_or_create(
+    saved = PushSubscription.objects.update_or_create(
         endpoint=endpoint,
         defaults={"user": user, "p256dh": p256dh, "auth": auth, "last_error": ""})
+    # Deadlines already running get their warning now (a warning is sent once at most).
+    from . import hooks
+    for health in HealthState.objects.filter(character__user=user).select_related("character", "event"):
+        hooks.deadline_warnings_on_commit(health=health, event=health.event)
+    return saved
 
 
 @transaction.atomic
