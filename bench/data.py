@@ -14,13 +14,20 @@ import psycopg
 
 def reset_database(url: str) -> None:
     """Drop and re-create the benchmark database, then migrate it."""
+    import django
+    from django.apps import apps
+    if apps.ready:   # a previous run's pooled connections point at the database dropped here
+        from django.db import connections
+        for connection in connections.all():
+            connection.close()
+            if hasattr(connection, "close_pool"):
+                connection.close_pool()
     parts = urlparse(url)
     name = parts.path.lstrip("/")
     admin = parts._replace(path="/postgres").geturl()
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{name}"')
-    import django
     django.setup()
     from django.core.management import call_command
     call_command("migrate", verbosity=0)
