@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from health.services import character_act, snapshots_changed
 from players.models import Character, Event
-from players.services import journal_write
+from players.services import journal_write, journal_write_many
 from rulesets import RuleRefused
 
 from .models import Effect
@@ -31,14 +31,13 @@ def effect_push(*, event: Event, characters: list[Character], text: str,
                       ends_game_s=game_s + duration_s if duration_s else None,
                       set_state=set_state or "", created_by=by) for c in characters]
     Effect.objects.bulk_create(effects)
-    for character in characters:
-        journal_write(event=event, kind="effect", what="pushed", at=now, by=by,
-                      character=character,
-                      detail={"push": str(push_id), "text": text, "duration_s": duration_s,
-                              "set_state": set_state or None})
-        if set_state:
-            character_act(character=character, action="set_state", params={"state": set_state},
-                          by=by, as_narrator=True)
+    journal_write_many(event=event, kind="effect", what="pushed", at=now, by=by,
+                       characters=characters,
+                       detail={"push": str(push_id), "text": text, "duration_s": duration_s,
+                               "set_state": set_state or None})
+    for character in characters if set_state else []:
+        character_act(character=character, action="set_state", params={"state": set_state},
+                      by=by, as_narrator=True)
     if not set_state:  # with a state, character_act has published each snapshot already
         snapshots_changed(character_ids=[c.pk for c in characters])
     return effects

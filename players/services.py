@@ -23,6 +23,16 @@ def actor_label(user, event: Event) -> str:
     return name or user.get_username()
 
 
+def journal_write_many(*, event: Event, kind: str, what: str, at: datetime, by,
+                       characters, detail: dict) -> None:
+    """One line per character for one act (an effect pushed to everyone), in one insert."""
+    label, game_s = actor_label(by, event), event.game_time(at)
+    JournalEntry.objects.bulk_create(
+        (JournalEntry(event=event, character=c, actor=by, actor_label=label, kind=kind,
+                      what=what, at=at, game_s=game_s, detail=detail) for c in characters),
+        batch_size=1000)
+
+
 def journal_write(*, event: Event, kind: str, what: str, at: datetime, by=None,
                   character: Character | None = None, before=None, after=None,
                   detail: dict | None = None, game_s: float | None = None) -> JournalEntry:
@@ -101,7 +111,8 @@ def login_token_redeem(*, raw: str):
     now = timezone.now()
     token = (LoginToken.objects.select_for_update().select_related("user", "event")
              .filter(token_hash=_hash(raw or "")).first())
-    if token is None or token.used_at is not None or token.expires_at <= now:
+    if (token is None or token.used_at is not None or token.expires_at <= now
+            or not token.user.is_active):  # an organiser deactivated the account
         raise RuleRefused("invalid_login")
     token.used_at = now
     token.save(update_fields=["used_at"])
