@@ -100,8 +100,10 @@ CHANNEL_LAYERS = {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
         # redis-py 8 times socket reads out after 5 s by default, which kills the layer's
         # blocking receive of every idle websocket: reads wait as long as they need.
+        # Every websocket of one server process shares one Redis list, and the layer drops
+        # messages silently past `capacity`: an effect for 5,000 players must fit.
         "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}],
-                   "capacity": 1000, "expiry": 60},
+                   "capacity": 100_000, "expiry": 60},
     }
 }
 # In Redis so that every ASGI process shares the login-failure counts. The database is
