@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 import urllib.request
 
 from bench.load import Load
-from bench.stack import rss_kib, running_stack
+from bench.stack import runs_in_own_processes, rss_kib, running_stack
 
 
 def one_run(clients: int) -> dict:
@@ -45,6 +46,11 @@ if __name__ == "__main__":
     parser.add_argument("--clients", type=int, nargs="+", default=[1000, 2000, 5000])
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
+    argv = [a for a in sys.argv[1:]]
+    if "--runs" in argv:
+        del argv[argv.index("--runs"):argv.index("--runs") + 2]
+    if runs_in_own_processes("bench.connections", args.runs, argv):
+        sys.exit(0)
     for clients in args.clients:
         for _ in range(args.runs):
             print(json.dumps(one_run(clients)), flush=True)

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import random
 import time
 
 from bench.load import Load, Narrator, percentiles
-from bench.stack import running_stack
+from bench.stack import runs_in_own_processes, running_stack
 
 CASES = [("one character", 20, 0.3), ("team of 50", 10, 0.6), ("everyone", 5, 4.0)]
 
@@ -72,6 +73,11 @@ if __name__ == "__main__":
     parser.add_argument("--clients", type=int, nargs="+", default=[2000])
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
+    argv = [a for a in sys.argv[1:]]
+    if "--runs" in argv:
+        del argv[argv.index("--runs"):argv.index("--runs") + 2]
+    if runs_in_own_processes("bench.push_latency", args.runs, argv):
+        sys.exit(0)
     for clients in args.clients:
         for run in range(args.runs):
             print(json.dumps(one_run(clients)), flush=True)

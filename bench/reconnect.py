@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 
 from bench.load import Load, percentiles
-from bench.stack import running_stack
+from bench.stack import runs_in_own_processes, running_stack
 
 
 def one_run(clients: int) -> dict:
@@ -40,5 +41,10 @@ if __name__ == "__main__":
     parser.add_argument("--clients", type=int, default=2000)
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
+    argv = [a for a in sys.argv[1:]]
+    if "--runs" in argv:
+        del argv[argv.index("--runs"):argv.index("--runs") + 2]
+    if runs_in_own_processes("bench.reconnect", args.runs, argv):
+        sys.exit(0)
     for _ in range(args.runs):
         print(json.dumps(one_run(args.clients)), flush=True)

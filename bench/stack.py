@@ -123,3 +123,13 @@ def running_stack(setup_django: bool = True):
         yield stack
     finally:
         stack.stop_all()
+
+
+def runs_in_own_processes(module: str, runs: int, argv: list[str]) -> bool:
+    """Each run of a benchmark in a fresh process: a run's settings (database, Redis port)
+    and connections must not leak into the next. Returns True when it did the runs."""
+    if runs <= 1:
+        return False
+    for _ in range(runs):
+        subprocess.run([sys.executable, "-m", module, *argv, "--runs", "1"], cwd=ROOT, check=True)
+    return True

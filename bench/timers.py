@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import random
 import time
 
 from bench.load import percentiles
-from bench.stack import running_stack
+from bench.stack import runs_in_own_processes, running_stack
 
 BURST_IN_S = 90        # time to queue every task and let the worker settle first
 
@@ -67,5 +68,10 @@ if __name__ == "__main__":
     parser.add_argument("--burst", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
+    argv = [a for a in sys.argv[1:]]
+    if "--runs" in argv:
+        del argv[argv.index("--runs"):argv.index("--runs") + 2]
+    if runs_in_own_processes("bench.timers", args.runs, argv):
+        sys.exit(0)
     for _ in range(args.runs):
         print(json.dumps(one_run(args.pending, args.burst)), flush=True)
