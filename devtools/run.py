@@ -41,7 +41,7 @@ def main() -> int:
         for name, command in commands.items():
             children.append((name, subprocess.Popen(command, cwd=ROOT, env=env)))
         print(f"\nRunning on {env['PUBLIC_URL']} (web, websockets, worker, beat). Ctrl-C stops.\n")
-        return supervise(children)
+        return supervise(children, commands, env)
     except KeyboardInterrupt:
         return 0
     finally:
@@ -52,14 +52,23 @@ def _stop_on_sigterm(signum, frame):
     raise KeyboardInterrupt
 
 
-def supervise(children) -> int:
+def supervise(children, commands, env) -> int:
+    """A worker or beat that dies is started again (Celery's worker exits when its Redis
+    restarts; deadlines are in the database, so nothing is lost meanwhile). If the web
+    server or Redis dies, everything stops."""
     signal.signal(signal.SIGTERM, _stop_on_sigterm)
     signal.signal(signal.SIGINT, signal.default_int_handler)  # even if started in the background
     while True:
-        for name, process in children:
-            if process.poll() is not None:
-                print(f"{name} stopped (exit {process.returncode}); stopping the rest.")
-                return process.returncode or 1
+        for index, (name, process) in enumerate(children):
+            if process.poll() is None:
+                continue
+            if name in ("worker", "beat"):
+                print(f"{name} stopped (exit {process.returncode}); starting it again.")
+                time.sleep(1)
+                children[index] = (name, subprocess.Popen(commands[name], cwd=ROOT, env=env))
+                continue
+            print(f"{name} stopped (exit {process.returncode}); stopping the rest.")
+            return process.returncode or 1
         time.sleep(0.5)
 
 

@@ -34,7 +34,9 @@ def publish_characters_on_commit(character_ids) -> None:
     # Every call registers the flush (the first one to run empties the set), so a
     # rolled-back transaction, whose callbacks are dropped, cannot leave ids unpublished:
     # at worst they are sent with the next commit, and a snapshot sent twice is harmless.
-    transaction.on_commit(_publish_pending)
+    # robust: the change is committed; a Redis outage must not turn its answer into a 500
+    # (phones resynchronise when they reconnect).
+    transaction.on_commit(_publish_pending, robust=True)
 
 
 def _publish_pending() -> None:

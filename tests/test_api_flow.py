@@ -59,3 +59,15 @@ def test_first_aid_completed_at_the_deadline_instant_is_in_time(clock, player, m
     state = snapshot(player_api, player)
     assert state["state"]["key"] == "wounded"
     assert state["next"]["remaining_s"] == 3600
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_write_while_redis_is_down_is_saved_and_answered(clock, player, player_api, settings):
+    """Publishing after the commit is best effort: no 500 for a change already saved."""
+    settings.CHANNEL_LAYERS = {"default": {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {"hosts": [{"address": "redis://127.0.0.1:1/0", "socket_timeout": 1}]}}}
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"
+    response = act(player_api, player, "hit_wounding", key="while-redis-is-down")
+    assert response.status_code == 200, response.content
+    assert snapshot(player_api, player)["state"]["key"] == "wounded"
