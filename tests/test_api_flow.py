@@ -67,7 +67,6 @@ def test_a_write_while_redis_is_down_is_saved_and_answered(clock, player, player
     settings.CHANNEL_LAYERS = {"default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
         "CONFIG": {"hosts": [{"address": "redis://127.0.0.1:1/0", "socket_timeout": 1}]}}}
-    settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"
     response = act(player_api, player, "hit_wounding", key="while-redis-is-down")
     assert response.status_code == 200, response.content
     assert snapshot(player_api, player)["state"]["key"] == "wounded"
