@@ -9,9 +9,10 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET
 
 from players.apis import login_url
-from players.errors import request_language
+from players.errors import refusal_status, request_language
+from players.ratelimit import login_redeem_limited
 from players.selectors import event_for_narrator
-from players.services import login_token_issue, login_token_redeem
+from players.services import login_token_issue
 from rest_framework.exceptions import NotFound
 from rulesets import RuleRefused
 from rulesets.messages import pick
@@ -23,12 +24,20 @@ from . import shell
 def login_link(request, token):
     """The link printed (as a QR code) on a character sheet: opens a session on the phone."""
     try:
-        user, _event = login_token_redeem(raw=token)
+        user, _event = login_redeem_limited(raw=token, ip=request.META.get("REMOTE_ADDR", ""))
     except RuleRefused as refused:
-        return render(request, "frontend/login_failed.html",
-                      {"message": refused.message(request_language(request))}, status=400)
+        return _login_refused(request, refused)
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     return redirect("/")
+
+
+def _login_refused(request, refused: RuleRefused):
+    response = render(request, "frontend/login_failed.html",
+                      {"message": refused.message(request_language(request))},
+                      status=refusal_status(refused))
+    if getattr(refused, "retry_after", None):
+        response["Retry-After"] = str(refused.retry_after)
+    return response
 
 
 @require_GET

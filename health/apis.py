@@ -73,7 +73,11 @@ class CharacterActionApi(APIView):
 
 
 def _patient(medic: Character, code: str) -> Character:
-    patient = Character.objects.filter(event_id=medic.event_id, code=code.strip().upper()).first()
+    wanted = code.strip().upper()
+    # Codes are letters and digits; anything else (a NUL breaks PostgreSQL) matches no one.
+    valid = wanted.isascii() and wanted.isalnum()
+    patient = (Character.objects.filter(event_id=medic.event_id, code=wanted).first()
+               if valid else None)
     if patient is None:
         raise RuleRefused("unknown_code", code=code)
     return patient

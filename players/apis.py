@@ -27,6 +27,7 @@ from . import services
 from .errors import request_language
 from .idempotency import idempotent
 from .models import Character
+from .ratelimit import login_redeem_limited
 from .selectors import event_for_narrator, journal_entries, user_events
 
 
@@ -48,7 +49,8 @@ class LoginApi(APIView):
     def post(self, request):
         data = self.LoginInput(data=request.data)
         data.is_valid(raise_exception=True)
-        user, event = services.login_token_redeem(raw=data.validated_data["token"])
+        user, event = login_redeem_limited(raw=data.validated_data["token"],
+                                           ip=request.META.get("REMOTE_ADDR", ""))
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return answer(request, {"user": user.get_username(), "event": event.pk,
                                 "events": user_events(user), "characters": _characters_of(user)})
@@ -231,9 +233,15 @@ class JournalCsvApi(APIView):
         return response
 
 
+MAX_ID = 2 ** 63 - 1  # the largest id a database column holds (SQLite overflows beyond)
+
+
 def _int(request, name: str) -> int:
     raw = request.query_params.get(name, "0")
-    if not raw.isdigit():
-        raise RuleRefused("bad_input", detail=f"'{name}' must be a whole number, got '{raw}'")
+    # isascii: str.isdigit() accepts "²", which int() refuses.
+    if not (raw.isascii() and raw.isdigit()):
+        raise RuleRefused("bad_input", detail=f"'{name}' must be a whole number, got '{raw[:30]}'")
+    if int(raw) > MAX_ID:
+        raise RuleRefused("bad_input", detail=f"'{name}' must be at most {MAX_ID}")
     return int(raw)
 

@@ -2,12 +2,14 @@
 connect, forward each new snapshot, answer pings with the server's time."""
 from __future__ import annotations
 
+import functools
 import math
 import time
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db import close_old_connections
 from django.utils import timezone
 from rest_framework.exceptions import APIException
 
@@ -22,7 +24,16 @@ from .selectors import character_visible, event_for_narrator
 def concurrent_db(func):
     """Connecting phones query the database concurrently (not on one shared thread): a
     crowd reconnecting at once would otherwise wait in a single queue."""
-    return database_sync_to_async(func, thread_sensitive=False)
+    @functools.wraps(func)
+    def closing(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        finally:
+            # database_sync_to_async closes connections outside the context the query ran
+            # in (asgiref runs it in a copied context), so it never sees this one: each
+            # websocket would keep a pooled PostgreSQL connection until the pool runs dry.
+            close_old_connections()
+    return database_sync_to_async(closing, thread_sensitive=False)
 
 
 @concurrent_db

@@ -1,6 +1,8 @@
 """Every refusal answers 4xx with a code and a sentence in the caller's language."""
 from __future__ import annotations
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.utils.translation import get_language
 from rest_framework import status
 from rest_framework.exceptions import ValidationError
@@ -14,7 +16,10 @@ STATUS_BY_CODE = {
     "bad_input": 400, "unknown_action": 400, "bad_option": 400, "invalid_login": 400,
     "missing_skill": 403, "not_declarable": 403, "forbidden": 403,
     "unknown_code": 404,
+    "body_too_large": 413, "malformed_json": 400, "json_too_deep": 400,
+    "nul_character": 400,
     "idempotency_conflict": 422,
+    "too_many_logins": 429,
 }
 
 
@@ -23,9 +28,16 @@ def request_language(request) -> str:
     return lang if lang in LANGUAGES else DEFAULT_LANGUAGE
 
 
+def refusal_status(exc: RuleRefused) -> int:
+    return STATUS_BY_CODE.get(exc.code, status.HTTP_409_CONFLICT)
+
+
 def refusal_response(exc: RuleRefused, request) -> Response:
-    return Response({"error": exc.code, "detail": exc.message(request_language(request))},
-                    status=STATUS_BY_CODE.get(exc.code, status.HTTP_409_CONFLICT))
+    response = Response({"error": exc.code, "detail": exc.message(request_language(request))},
+                        status=refusal_status(exc))
+    if getattr(exc, "retry_after", None):
+        response["Retry-After"] = str(exc.retry_after)
+    return response
 
 
 def _flatten(detail, prefix="") -> list[str]:
@@ -38,6 +50,9 @@ def _flatten(detail, prefix="") -> list[str]:
 
 def exception_handler(exc, context):
     request = context.get("request")
+    if isinstance(exc, RequestDataTooBig):
+        exc = RuleRefused("body_too_large",
+                          limit_kib=str(settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024))
     if isinstance(exc, RuleRefused):
         return refusal_response(exc, request)
     response = drf_exception_handler(exc, context)

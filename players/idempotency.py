@@ -33,8 +33,10 @@ def idempotent(request, run) -> Response:
     key = request.headers.get("Idempotency-Key", "").strip()
     if not key:
         return run()
-    if len(key) > 100:
-        raise RuleRefused("bad_input", detail="Idempotency-Key is longer than 100 characters")
+    # Printable: PostgreSQL cannot store the NUL a raw header may carry.
+    if len(key) > 100 or not key.isprintable():
+        raise RuleRefused("bad_input",
+                          detail="Idempotency-Key must be at most 100 printable characters")
     digest = _digest(request)
     found = IdempotencyRecord.objects.filter(user=request.user, key=key).first()
     if found:

@@ -1,11 +1,11 @@
-"""The API's only body parser: JSON, refused in the caller's language when it is too large,
-malformed or too deeply nested. DRF reads the body as a stream, so Django's
-DATA_UPLOAD_MAX_MEMORY_SIZE (checked only by `request.body`) is enforced here too."""
+"""The API's only body parser: JSON, refused in the caller's language when it is
+malformed, too deeply nested or holds a NUL character. (A body over
+DATA_UPLOAD_MAX_MEMORY_SIZE never gets here: DRF reads `request.body`, which Django refuses
+with RequestDataTooBig; players.errors answers 413.)"""
 from __future__ import annotations
 
 import json
 
-from django.conf import settings
 from rest_framework import parsers
 
 from rulesets import RuleRefused
@@ -16,10 +16,7 @@ MAX_DEPTH = 32
 
 class JSONParser(parsers.JSONParser):
     def parse(self, stream, media_type=None, parser_context=None):
-        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        raw = stream.read(limit + 1)
-        if len(raw) > limit:
-            raise RuleRefused("body_too_large", limit_kib=str(limit // 1024))
+        raw = stream.read()
         try:
             text = raw.decode("utf-8")
             data = json.loads(text, parse_constant=lambda name: _not_json(name, text))
@@ -27,8 +24,7 @@ class JSONParser(parsers.JSONParser):
             raise RuleRefused("json_too_deep", max_depth=str(MAX_DEPTH)) from None
         except ValueError as exc:
             raise RuleRefused("malformed_json", **_where(exc, raw)) from None
-        if _depth(data) > MAX_DEPTH:
-            raise RuleRefused("json_too_deep", max_depth=str(MAX_DEPTH))
+        _check(data)
         return data
 
 
@@ -46,13 +42,17 @@ def _where(exc: ValueError, raw: bytes) -> dict:
     return {"line": str(raw.count(b"\n", 0, offset) + 1), "column": str(offset - line_start + 1)}
 
 
-def _depth(data) -> int:
-    """Iterative, so that measuring a deep body cannot itself overflow the stack."""
-    deepest, stack = 0, [(data, 1)]
+def _check(data) -> None:
+    """Walks the body iteratively, so that a deep body cannot overflow the stack here."""
+    stack = [(data, 1)]
     while stack:
         value, depth = stack.pop()
-        if isinstance(value, (dict, list)):
-            deepest = max(deepest, depth)
-            children = value.values() if isinstance(value, dict) else value
-            stack.extend((child, depth + 1) for child in children)
-    return deepest
+        if isinstance(value, str) and "\x00" in value:
+            # PostgreSQL stores no NUL character, in text or in jsonb.
+            raise RuleRefused("nul_character")
+        if isinstance(value, (dict, list)) and depth > MAX_DEPTH:
+            raise RuleRefused("json_too_deep", max_depth=str(MAX_DEPTH))
+        if isinstance(value, dict):
+            stack.extend((child, depth + 1) for child in (*value.keys(), *value.values()))
+        elif isinstance(value, list):
+            stack.extend((child, depth + 1) for child in value)

@@ -94,6 +94,31 @@ MESSAGES = {
         "fr": "Option inconnue ou invalide « {option} » : {detail}",
         "es": "Opción desconocida o no válida «{option}»: {detail}",
     },
+    "too_many_logins": {
+        "en": "Too many failed login attempts from this network; try again in {minutes} min.",
+        "fr": "Trop de tentatives de connexion échouées depuis ce réseau ; réessayez dans {minutes} min.",
+        "es": "Demasiados intentos de acceso fallidos desde esta red; vuelve a intentarlo en {minutes} min.",
+    },
+    "body_too_large": {
+        "en": "The request body is larger than {limit_kib} KiB.",
+        "fr": "Le corps de la requête dépasse {limit_kib} Kio.",
+        "es": "El cuerpo de la petición supera los {limit_kib} KiB.",
+    },
+    "malformed_json": {
+        "en": "The request body is not valid JSON (line {line}, column {column}).",
+        "fr": "Le corps de la requête n'est pas du JSON valide (ligne {line}, colonne {column}).",
+        "es": "El cuerpo de la petición no es JSON válido (línea {line}, columna {column}).",
+    },
+    "nul_character": {
+        "en": "The request contains a NUL character (\\u0000), which cannot be stored.",
+        "fr": "La requête contient un caractère NUL (\\u0000), qui ne peut pas être enregistré.",
+        "es": "La petición contiene un carácter NUL (\\u0000), que no se puede guardar.",
+    },
+    "json_too_deep": {
+        "en": "The request body is nested more than {max_depth} levels deep.",
+        "fr": "Le corps de la requête est imbriqué sur plus de {max_depth} niveaux.",
+        "es": "El cuerpo de la petición tiene más de {max_depth} niveles de anidamiento.",
+    },
 }
 
 STATUS_WORDS = {

@@ -3,6 +3,8 @@ and REDIS_URL (the test command starts an embedded Redis when none is given); ti
 controlled with time_machine, never waited for."""
 from __future__ import annotations
 
+import uuid
+
 import pytest
 import time_machine
 from django.contrib.auth import get_user_model
@@ -27,6 +29,14 @@ class Clock:
         self._traveller.shift(seconds)
         from datetime import timedelta
         self.now = self.now + timedelta(seconds=seconds)
+
+
+@pytest.fixture(autouse=True)
+def own_cache_keys(settings):
+    """Every test counts login failures from zero: the frozen clock puts every test in the
+    same rate-limit window of the shared Redis, so each gets its own key prefix (clearing
+    the cache would flush the broker and channel layer that share the database)."""
+    settings.CACHES = {"default": {**settings.CACHES["default"], "KEY_PREFIX": uuid.uuid4().hex}}
 
 
 @pytest.fixture

@@ -3,9 +3,12 @@ code); a phone opens a session with it once, before it expires. Only its hash is
 from __future__ import annotations
 
 import hashlib
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.conf import settings
+from django.db import connection
 from django.test import Client
 from rest_framework.test import APIClient
 
@@ -146,3 +149,51 @@ def test_the_qr_endpoint_returns_an_svg_of_a_working_link(clock, player, narrato
     svg = response.content.decode()
     assert "<svg" in svg and svg.rstrip().endswith("</svg>")
     assert LoginToken.objects.filter(user=player.user).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_phones_opening_the_same_link_at_once_get_one_session(clock, player, narrator_api):
+    token = issue_link(narrator_api, player)
+    both_ready = threading.Barrier(2)
+
+    def open_link(_):
+        both_ready.wait()
+        try:
+            return APIClient().post("/api/login/", {"token": token}, format="json").status_code
+        finally:
+            connection.close()  # each thread has its own database connection
+
+    with ThreadPoolExecutor(2) as pool:
+        assert sorted(pool.map(open_link, range(2))) == [200, 400]
+    assert JournalEntry.objects.filter(kind="login", what="link_used").count() == 1
+
+
+def test_a_deactivated_players_link_is_refused_and_kept(clock, player, narrator_api):
+    """An organiser who deactivates an account in /admin/ shuts its unused links too."""
+    token = issue_link(narrator_api, player)
+    player.user.is_active = False
+    player.user.save()
+
+    phone = APIClient()
+    response = phone.post("/api/login/", {"token": token}, format="json")
+
+    assert response.status_code == 400
+    assert response.json()["error"] == "invalid_login"
+    assert phone.get("/api/me/").status_code == 403
+    assert LoginToken.objects.get().used_at is None
+
+
+def test_logging_in_starts_a_new_session(clock, player, other_player, narrator_api):
+    """A session id planted before the login (session fixation) never becomes the player's,
+    and a phone that was someone else's now plays only the new character."""
+    phone = Client()
+    assert phone.get(f"/login/{issue_link(narrator_api, other_player)}").status_code == 302
+    before = phone.cookies["sessionid"].value
+
+    assert phone.get(f"/login/{issue_link(narrator_api, player)}").status_code == 302
+
+    assert phone.cookies["sessionid"].value != before
+    assert [c["name"] for c in phone.get("/api/me/").json()["characters"]] == ["Alice"]
+    stale = Client()
+    stale.cookies["sessionid"] = before
+    assert stale.get("/api/me/").status_code == 403

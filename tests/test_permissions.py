@@ -3,14 +3,20 @@ their own events, a medic learns a patient's name but never the patient's health
 anonymous callers reach nothing but the login endpoint. Every refusal changes nothing."""
 from __future__ import annotations
 
+import base64
+
 import pytest
 from django.contrib.auth import get_user_model
+from django.urls import URLResolver, get_resolver, resolve
 from rest_framework.test import APIClient
 
+from effects.services import effect_push
 from helpers import MEDIC_SHEET, act, client_for, snapshot, start_treatment
 from health.models import Treatment
+from health.services import character_act, treatment_start
 from players.models import Character, Event, JournalEntry, LoginToken
-from players.services import character_create, event_create
+from players.services import character_create, event_create, login_token_issue
+from world import fingerprint
 
 pytestmark = pytest.mark.django_db
 
@@ -347,3 +353,187 @@ def test_patient_cannot_close_their_medics_treatment(clock, player, running_trea
     assert player_api.post(f"/api/treatments/{running_treatment.pk}/complete/").status_code == 404
     running_treatment.refresh_from_db()
     assert running_treatment.status == Treatment.RUNNING
+
+
+# --- every route × every role ----------------------------------------------------------------
+# One row per route and method of config/urls.py, with what each role gets. A new route
+# fails test_every_route_and_method_has_a_row until its row is written.
+
+ROLES = ("anonymous", "player", "other_player", "medic", "stranger", "narrator")
+
+
+def expect(anonymous=403, player=404, other_player=404, medic=404, stranger=404, narrator=404):
+    return dict(anonymous=anonymous, player=player, other_player=other_player, medic=medic,
+                stranger=stranger, narrator=narrator)
+
+
+def signed_in(ok):
+    return expect(403, ok, ok, ok, ok, ok)
+
+
+def everyone(ok):
+    return expect(ok, ok, ok, ok, ok, ok)
+
+
+def narrators(ok):
+    return expect(narrator=ok)
+
+
+def its_player_and_narrators(ok):
+    return expect(player=ok, narrator=ok)
+
+
+def its_medic(ok, narrator=403):
+    """A narrator sees the medic's character but may not treat in the medic's name."""
+    return expect(medic=ok, narrator=narrator)
+
+
+P256DH = base64.urlsafe_b64encode(b"\x04" + b"\x01" * 64).rstrip(b"=").decode()
+SUBSCRIPTION = {"endpoint": "https://push.example.org/send/1",
+                "keys": {"p256dh": P256DH, "auth": "AAAAAAAAAAAAAAAAAAAAAA"}}
+CHARACTER = "api/characters/<int:character_id>/"
+EVENT = "api/events/<int:event_id>/"
+TREATMENT = "api/treatments/<int:treatment_id>/"
+
+# (route, method, url, body, expected status by role)
+MATRIX = [
+    ("admin/", "get", "/admin/", None, expect(302, 302, 302, 302, 200, 200)),
+    ("admin/", "get", "/admin/players/character/", None, expect(302, 302, 302, 302, 403, 403)),
+    ("api/login/", "post", "/api/login/", {"token": "{token}"}, everyone(200)),
+    ("api/me/", "get", "/api/me/", None, signed_in(200)),
+    ("api/rulesets/<str:key>/", "get", "/api/rulesets/gn_fr/", None, signed_in(200)),
+    ("api/events/", "get", "/api/events/", None, signed_in(200)),
+    ("api/events/", "post", "/api/events/", {"name": "New GN", "ruleset": "gn_fr"},
+     expect(403, 403, 403, 403, 201, 201)),
+    (EVENT + "characters/", "get", "/api/events/{event}/characters/", None, narrators(200)),
+    (EVENT + "characters/", "post", "/api/events/{event}/characters/", {"name": "Eve"},
+     narrators(201)),
+    (EVENT + "clock/", "post", "/api/events/{event}/clock/", {"action": "pause"},
+     narrators(200)),
+    (EVENT + "journal/", "get", "/api/events/{event}/journal/", None, narrators(200)),
+    ("api/events/<int:event_id>/journal.csv", "get", "/api/events/{event}/journal.csv", None,
+     narrators(200)),
+    (EVENT + "effects/", "post", "/api/events/{event}/effects/",
+     {"text": "Effet : sommeil", "everyone": True}, narrators(201)),
+    ("api/effects/<int:effect_id>/", "delete", "/api/effects/{effect}/", None, narrators(200)),
+    (CHARACTER, "get", "/api/characters/{player}/", None, its_player_and_narrators(200)),
+    (CHARACTER + "actions/", "post", "/api/characters/{player}/actions/",
+     {"action": "hit_stunning"}, its_player_and_narrators(200)),
+    (CHARACTER + "history/", "get", "/api/characters/{player}/history/", None,
+     its_player_and_narrators(200)),
+    ("api/characters/<int:character_id>/qr.svg", "get", "/api/characters/{player}/qr.svg", None,
+     its_player_and_narrators(200)),
+    (CHARACTER + "login-link/", "post", "/api/characters/{player}/login-link/", None,
+     narrators(201)),
+    ("api/characters/<int:character_id>/login-qr.svg", "get",
+     "/api/characters/{player}/login-qr.svg", None, narrators(200)),
+    (CHARACTER + "patients/<str:code>/", "get", "/api/characters/{medic}/patients/{code}/",
+     None, its_medic(200)),
+    (CHARACTER + "treatments/", "post", "/api/characters/{medic}/treatments/",
+     {"patient_code": "{other_code}", "action": "metabolic_analysis"}, its_medic(201)),
+    (TREATMENT, "get", "/api/treatments/{treatment}/", None, its_medic(200, narrator=404)),
+    (TREATMENT + "complete/", "post", "/api/treatments/{treatment}/complete/", None,
+     its_medic(200, narrator=404)),
+    (TREATMENT + "abort/", "post", "/api/treatments/{treatment}/abort/", None,
+     its_medic(200, narrator=404)),
+    ("api/push/key/", "get", "/api/push/key/", None, signed_in(200)),
+    ("api/push/subscriptions/", "post", "/api/push/subscriptions/", SUBSCRIPTION,
+     signed_in(201)),
+    ("api/push/subscriptions/", "delete", "/api/push/subscriptions/",
+     {"endpoint": SUBSCRIPTION["endpoint"]}, signed_in(204)),
+    ("api/schema/", "get", "/api/schema/", None, everyone(200)),
+    ("api/docs/", "get", "/api/docs/", None, everyone(200)),
+    ("login/<str:token>", "get", "/login/{token}", None, everyone(302)),
+    ("events/<int:event_id>/sheets/", "get", "/events/{event}/sheets/", None,
+     expect(anonymous=302, narrator=200)),
+    ("manifest.webmanifest", "get", "/manifest.webmanifest", None, everyone(200)),
+    ("sw.js", "get", "/sw.js", None, everyone(200)),
+    ("healthz", "get", "/healthz", None, everyone(200)),
+    ("jsi18n/<str:lang>/", "get", "/jsi18n/fr/", None, everyone(200)),
+    ("", "get", "/", None, everyone(200)),
+]
+PREFIXES = ("admin/",)  # the admin site's own routes: its staff and permission checks
+
+
+def _routes(patterns, prefix=""):
+    """(route, view) of every URL pattern, included ones flattened; a PREFIXES route whole."""
+    for pattern in patterns:
+        route = prefix + str(pattern.pattern)
+        if isinstance(pattern, URLResolver) and route in PREFIXES:
+            yield route, None
+        elif isinstance(pattern, URLResolver):
+            yield from _routes(pattern.url_patterns, route)
+        else:
+            yield route, pattern.callback
+
+
+def _methods(view) -> set[str]:
+    """The HTTP methods a DRF view implements (a plain Django view here serves GET only)."""
+    cls = getattr(view, "cls", None)
+    if cls is None:
+        return {"get"}
+    return {m for m in ("get", "post", "put", "patch", "delete") if hasattr(cls, m)}
+
+
+def test_every_route_and_method_has_a_row():
+    rows = {(route, method) for route, method, *_ in MATRIX}
+    missing = [(route, method) for route, view in _routes(get_resolver().url_patterns)
+               for method in (_methods(view) if view else {"get"})
+               if (route, method) not in rows]
+    assert missing == [], f"routes without a row in MATRIX: {missing}"
+
+
+@pytest.mark.parametrize("route,method,url,body,expected", MATRIX,
+                         ids=[f"{m} {u}" for _, m, u, *_ in MATRIX])
+def test_each_row_names_its_route_and_every_role(route, method, url, body, expected):
+    assert set(expected) == set(ROLES)
+    match = resolve(url.format(event=1, player=1, medic=1, treatment=1, effect=1, code="ABC",
+                               token="t"))
+    assert match.route == route or (route in PREFIXES and match.route.startswith(route))
+
+
+@pytest.fixture
+def world(clock, settings, tmp_path, event, narrator_user, player, other_player, medic):
+    """Made with the services, not through clients: each test builds only its role's."""
+    settings.VAR_DIR = tmp_path  # the push key endpoint generates its key here
+    stranger = get_user_model().objects.create_user(username="narrator2", is_staff=True)
+    character_create(event=event_create(name="Other GN", ruleset="gn_fr", by=stranger),
+                     name="Zoé", by=stranger)
+    character_act(character=player, action="hit_wounding", params={}, by=player.user,
+                  as_narrator=False)
+    treatment = treatment_start(medic=medic, patient=player, action="first_aid", params={},
+                                by=medic.user)
+    effect, = effect_push(event=event, characters=[player], text="Effet : froid",
+                          duration_s=None, set_state=None, by=narrator_user)
+    clock.advance(60)  # the first aid may now be completed
+    users = {"player": player.user, "other_player": other_player.user, "medic": medic.user,
+             "stranger": stranger, "narrator": narrator_user}
+    return users, {"event": event.pk, "player": player.pk, "medic": medic.pk,
+                   "code": player.code, "other_code": other_player.code,
+                   "treatment": treatment.pk, "effect": effect.pk,
+                   "token": login_token_issue(event=event, user=player.user)}
+
+
+def _fill(value, world):
+    if isinstance(value, str):
+        return value.format(**world)
+    if isinstance(value, dict):
+        return {k: _fill(v, world) for k, v in value.items()}
+    return value
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("route,method,url,body,expected", MATRIX,
+                         ids=[f"{m} {u}" for _, m, u, *_ in MATRIX])
+def test_route_by_role(role, route, method, url, body, expected, world):
+    users, ids = world
+    api = APIClient() if role == "anonymous" else client_for(users[role])
+    before = fingerprint()
+
+    response = call(api, method, _fill(url, ids), _fill(body, ids))
+
+    assert response.status_code == expected[role], response.content[:300]
+    refused = response.status_code >= 400 or response.get("Location", "").startswith("/admin/login")
+    if refused:
+        assert fingerprint() == before
+        assert "Alice" not in response.content.decode()

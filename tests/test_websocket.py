@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
+from django.contrib.auth import get_user_model
 from channels.testing import WebsocketCommunicator
 from helpers import act, client_for, snapshot, start_treatment
 
 from config.asgi import application
 from health.services import characters_sweep
+from players.services import event_create
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -98,6 +101,65 @@ async def test_anonymous_and_foreign_origin_are_refused(clock, player, player_ap
     assert (connected, code) == (False, 4403)
     _, connected, _ = await connect(player_api, f"character={player.pk}", origin=b"http://evil.example")
     assert not connected
+
+
+async def refused(headers: list, query: str) -> tuple[bool, int]:
+    phone = WebsocketCommunicator(application, f"/ws/live/?{query}", headers=headers)
+    connected, code = await phone.connect(timeout=5)
+    return connected, code
+
+
+async def test_a_forged_or_ended_session_is_refused(clock, player, player_api):
+    origin = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
+    forged = origin + [(b"cookie", b"sessionid=made-up-0123456789abcdefghijklmnopqrstuv")]
+    assert await refused(forged, f"character={player.pk}") == (False, 4403)
+    session = player_api.cookies["sessionid"].value
+    await database_sync_to_async(player_api.logout)()  # the server forgets the session
+    ended = origin + [(b"cookie", f"sessionid={session}".encode())]
+    assert await refused(ended, f"character={player.pk}") == (False, 4403)
+
+
+@pytest.mark.parametrize("origin", [None, b"null", b"http://testserver.evil.example",
+                                    b"https://evil.example", b"http://eviltestserver"])
+async def test_a_missing_or_foreign_origin_is_refused(origin, clock, player, player_api):
+    """A page on another site cannot open the player's channel with their cookie."""
+    headers = [(b"host", b"testserver"),
+               (b"cookie", f"sessionid={player_api.cookies['sessionid'].value}".encode())]
+    if origin is not None:
+        headers.append((b"origin", origin))
+    connected, _ = await refused(headers, f"character={player.pk}")
+    assert not connected
+    phone, connected, _ = await connect(player_api, f"character={player.pk}")
+    assert connected  # the same session from the app's own origin is welcome
+    await phone.disconnect()
+
+
+@pytest.fixture
+def ws_users(event, narrator_user, player, other_player, medic):
+    stranger = get_user_model().objects.create_user(username="narrator2", is_staff=True)
+    event_create(name="Other GN", ruleset="gn_fr", by=stranger)
+    return {"anonymous": None, "player": player.user, "other_player": other_player.user,
+            "medic": medic.user, "stranger": stranger, "narrator": narrator_user}
+
+
+@pytest.mark.parametrize("role,sees_character,sees_event", [
+    ("anonymous", False, False), ("player", True, False), ("other_player", False, False),
+    ("medic", False, False), ("stranger", False, False), ("narrator", True, True)])
+async def test_who_may_subscribe_to_what(role, sees_character, sees_event, clock, event, player,
+                                         ws_users):
+    user = ws_users[role]
+    # database_sync_to_async returns its thread's connection (to the pool on PostgreSQL).
+    api = None if user is None else await database_sync_to_async(client_for)(user)
+    for query, allowed in ((f"character={player.pk}", sees_character),
+                           (f"event={event.pk}", sees_event)):
+        phone, connected, code = await connect(api, query)
+        assert connected is allowed, (role, query)
+        if allowed:
+            first = await phone.receive_json_from(timeout=5)
+            assert first["type"] in ("snapshot", "event_snapshot")
+            await phone.disconnect()
+        else:
+            assert code == 4403
 
 
 async def test_ping_returns_the_server_time_for_the_clock_offset(clock, player, player_api):

@@ -1,0 +1,32 @@
+"""Everything a request could change, read back from the database: a refusal must leave
+it exactly as it was."""
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+
+from effects.models import Effect
+from health.models import HealthState, Treatment
+from players.models import (Character, Event, IdempotencyRecord, JournalEntry, LoginToken,
+                            Membership, Team)
+from push.models import PushSubscription
+
+
+def _rows(queryset, *fields) -> list:
+    return list(queryset.order_by("pk").values_list(*fields))
+
+
+def fingerprint() -> dict:
+    return {
+        "events": _rows(Event.objects, "pk", "name", "clock_running_since", "clock_elapsed_s"),
+        "characters": _rows(Character.objects, "pk", "name", "sheet", "kits", "team"),
+        "health": _rows(HealthState.objects, "pk", "status", "version", "timers", "values"),
+        "treatments": _rows(Treatment.objects, "pk", "status"),
+        "effects": _rows(Effect.objects, "pk", "removed"),
+        "tokens": _rows(LoginToken.objects, "pk", "used_at"),
+        "journal": JournalEntry.objects.count(),
+        "idempotency": IdempotencyRecord.objects.count(),
+        "push": _rows(PushSubscription.objects, "pk"),
+        "memberships": Membership.objects.count(),
+        "teams": Team.objects.count(),
+        "users": get_user_model().objects.count(),
+    }
