@@ -5,22 +5,16 @@
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 import time
 import urllib.request
 
 from bench.load import Load
-from bench.stack import runs_in_own_processes, rss_kib, running_stack
+from bench.stack import cli, server_with_players, rss_kib, running_stack
 
 
 def one_run(clients: int) -> dict:
-    from bench import data
     with running_stack() as stack:
-        population = data.populate(clients)
-        players_file = stack.logs / "players.json"
-        population.dump(players_file)
-        port = stack.start_web()
+        population, port, players_file = server_with_players(stack, clients)
         web = stack.processes[-1]
         # Warm up: Django, the URLconf and the consumer are loaded before the baseline.
         urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz").read()
@@ -45,12 +39,4 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--clients", type=int, nargs="+", default=[1000, 2000, 5000])
     parser.add_argument("--runs", type=int, default=3)
-    args = parser.parse_args()
-    argv = [a for a in sys.argv[1:]]
-    if "--runs" in argv:
-        del argv[argv.index("--runs"):argv.index("--runs") + 2]
-    if runs_in_own_processes("bench.connections", args.runs, argv):
-        sys.exit(0)
-    for clients in args.clients:
-        for _ in range(args.runs):
-            print(json.dumps(one_run(clients)), flush=True)
+    cli("bench.connections", parser, lambda a: (one_run(c) for c in a.clients for _ in range(a.runs)))

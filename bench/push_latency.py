@@ -8,13 +8,11 @@ phones count gaps and missing receipts.
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 import random
 import time
 
 from bench.load import Load, Narrator, percentiles
-from bench.stack import runs_in_own_processes, running_stack
+from bench.stack import cli, server_with_players, running_stack
 
 CASES = [("one character", 20, 0.3), ("team of 50", 10, 0.6), ("everyone", 5, 4.0)]
 
@@ -30,12 +28,8 @@ def target(case: str, population) -> tuple[dict, int]:
 
 
 def one_run(clients: int) -> dict:
-    from bench import data
     with running_stack() as stack:
-        population = data.populate(clients)
-        players_file = stack.logs / "players.json"
-        population.dump(players_file)
-        port = stack.start_web()
+        population, port, players_file = server_with_players(stack, clients)
         load = Load(stack, port, players_file, clients)
         narrator = Narrator(port, population.narrator_session)
         sent = {}
@@ -72,12 +66,4 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--clients", type=int, nargs="+", default=[2000])
     parser.add_argument("--runs", type=int, default=3)
-    args = parser.parse_args()
-    argv = [a for a in sys.argv[1:]]
-    if "--runs" in argv:
-        del argv[argv.index("--runs"):argv.index("--runs") + 2]
-    if runs_in_own_processes("bench.push_latency", args.runs, argv):
-        sys.exit(0)
-    for clients in args.clients:
-        for run in range(args.runs):
-            print(json.dumps(one_run(clients)), flush=True)
+    cli("bench.push_latency", parser, lambda a: (one_run(c) for c in a.clients for _ in range(a.runs)))

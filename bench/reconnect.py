@@ -7,21 +7,15 @@ from the drop until every phone holds a fresh snapshot again.
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 import time
 
 from bench.load import Load, percentiles
-from bench.stack import runs_in_own_processes, running_stack
+from bench.stack import cli, server_with_players, running_stack
 
 
 def one_run(clients: int) -> dict:
-    from bench import data
     with running_stack() as stack:
-        population = data.populate(clients)
-        players_file = stack.logs / "players.json"
-        population.dump(players_file)
-        port = stack.start_web()
+        population, port, players_file = server_with_players(stack, clients)
         load = Load(stack, port, players_file, clients, reconnect=True)
         stack.stop(stack.processes[-1])                 # every phone loses its connection
         dropped = time.time()
@@ -40,11 +34,4 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--clients", type=int, default=2000)
     parser.add_argument("--runs", type=int, default=3)
-    args = parser.parse_args()
-    argv = [a for a in sys.argv[1:]]
-    if "--runs" in argv:
-        del argv[argv.index("--runs"):argv.index("--runs") + 2]
-    if runs_in_own_processes("bench.reconnect", args.runs, argv):
-        sys.exit(0)
-    for _ in range(args.runs):
-        print(json.dumps(one_run(args.clients)), flush=True)
+    cli("bench.reconnect", parser, lambda a: (one_run(a.clients) for _ in range(a.runs)))

@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
-import sys
 import time
 
-from bench.stack import runs_in_own_processes, running_stack
+from bench.stack import cli, running_stack
 
 CONCURRENCY = 32
 
@@ -89,11 +87,4 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--runs", type=int, default=3)
-    args = parser.parse_args()
-    argv = [a for a in sys.argv[1:]]
-    if "--runs" in argv:
-        del argv[argv.index("--runs"):argv.index("--runs") + 2]
-    if runs_in_own_processes("bench.rest", args.runs, argv):
-        sys.exit(0)
-    for _ in range(args.runs):
-        print(json.dumps(one_run(args.seconds)), flush=True)
+    cli("bench.rest", parser, lambda a: (one_run(a.seconds) for _ in range(a.runs)))

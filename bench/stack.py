@@ -125,6 +125,30 @@ def running_stack(setup_django: bool = True):
         stack.stop_all()
 
 
+def cli(module: str, parser, results) -> None:
+    """Parse the arguments; with --runs N, each run in its own process; print one JSON
+    line per result that `results(args)` yields."""
+    import json
+    args = parser.parse_args()
+    argv = list(sys.argv[1:])
+    if "--runs" in argv:
+        del argv[argv.index("--runs"):argv.index("--runs") + 2]
+    if runs_in_own_processes(module, args.runs, argv):
+        return
+    for result in results(args):
+        print(json.dumps(result), flush=True)
+
+
+def server_with_players(stack, clients: int):
+    """A big event, its players' sessions in a file for the load generator, and a server
+    process: (population, port, players_file)."""
+    from bench import data
+    population = data.populate(clients)
+    players_file = stack.logs / "players.json"
+    population.dump(players_file)
+    return population, stack.start_web(), players_file
+
+
 def runs_in_own_processes(module: str, runs: int, argv: list[str]) -> bool:
     """Each run of a benchmark in a fresh process: a run's settings (database, Redis port)
     and connections must not leak into the next. Returns True when it did the runs."""

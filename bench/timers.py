@@ -7,13 +7,11 @@ the burst is cleared when its last transition is committed.
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 import random
 import time
 
 from bench.load import percentiles
-from bench.stack import runs_in_own_processes, running_stack
+from bench.stack import cli, running_stack
 
 BURST_IN_S = 90        # time to queue every task and let the worker settle first
 
@@ -67,11 +65,4 @@ if __name__ == "__main__":
     parser.add_argument("--pending", type=int, default=30000)
     parser.add_argument("--burst", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=3)
-    args = parser.parse_args()
-    argv = [a for a in sys.argv[1:]]
-    if "--runs" in argv:
-        del argv[argv.index("--runs"):argv.index("--runs") + 2]
-    if runs_in_own_processes("bench.timers", args.runs, argv):
-        sys.exit(0)
-    for _ in range(args.runs):
-        print(json.dumps(one_run(args.pending, args.burst)), flush=True)
+    cli("bench.timers", parser, lambda a: (one_run(a.pending, a.burst) for _ in range(a.runs)))
