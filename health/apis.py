@@ -131,24 +131,24 @@ class TreatmentApi(APIView):
                                               timezone.now()))
 
 
+def _finish(request, treatment_id: int, service):
+    """Complete or abort one of the caller's treatments (idempotent)."""
+    treatment = _medics_treatment(request, treatment_id)
+
+    def run():
+        done = service(treatment=treatment, by=request.user)
+        return answer(request, treatment_view(done, timezone.now()))
+    return idempotent(request, run)
+
+
 class TreatmentCompleteApi(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT, request=None, summary="Confirm a treatment played for its full duration. "
                    "Idempotency-Key header.")
     def post(self, request, treatment_id):
-        treatment = _medics_treatment(request, treatment_id)
-
-        def run():
-            done = services.treatment_complete(treatment=treatment, by=request.user)
-            return answer(request, treatment_view(done, timezone.now()))
-        return idempotent(request, run)
+        return _finish(request, treatment_id, services.treatment_complete)
 
 
 class TreatmentAbortApi(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT, request=None, summary="Abort a treatment (no effect, no kit used)")
     def post(self, request, treatment_id):
-        treatment = _medics_treatment(request, treatment_id)
-
-        def run():
-            done = services.treatment_abort(treatment=treatment, by=request.user)
-            return answer(request, treatment_view(done, timezone.now()))
-        return idempotent(request, run)
+        return _finish(request, treatment_id, services.treatment_abort)
