@@ -35,7 +35,10 @@ def server_url(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
         # The forked server inherits the settings, already pointing at the test database;
         # it must not inherit an open connection, so none is open when it forks.
-        connections.close_all()
+        for connection in connections.all():
+            connection.close()
+            if hasattr(connection, "close_pool"):
+                connection.close_pool()   # no pool threads may be inherited by the fork
         process = DaphneProcess("127.0.0.1", partial(make_application, static_wrapper=ASGIStaticFilesHandler),
                                 setup=_forget_parent_connections)
         process.start()
