@@ -104,36 +104,55 @@ def _advance_locked(health: HealthState, event: Event, now, *, strict: bool = Fa
 
 @transaction.atomic
 def character_advance(*, character_id: int) -> bool:
-    """The timer task's work: idempotent, a second delivery finds nothing due."""
+    """The timer task's work: idempotent, a second delivery finds nothing due.
+
+    Deadlines rarely fall alone (a gas cloud, a whole team wounded at once): the task that
+    finds its character due also takes the event's other due rows in the same transaction,
+    so a burst costs a few batches instead of a transaction, a publish and a queued task
+    each; the other tasks of the burst then find nothing left to do."""
     health = _lock(character_id)
     if health is None:
         return False
     event = Event.objects.get(pk=health.event_id)
-    changed = _advance_locked(health, event, timezone.now())
+    now = timezone.now()
+    changed = _advance_locked(health, event, now)
     if changed:
         _after_commit(health, event)
+        _advance_due(event, now, batch=SWEEP_BATCH)
     return changed
 
 
-def characters_sweep(*, batch: int = 200) -> int:
+SWEEP_BATCH = 200
+
+
+def characters_sweep(*, batch: int = SWEEP_BATCH) -> int:
     """Apply every overdue transition of every event, so that a lost task, a dead worker
-    or a wiped broker loses nothing. Rows another worker holds are skipped, not waited for."""
+    or a wiped broker loses nothing."""
     applied = 0
     now = timezone.now()
     for event in Event.objects.filter(clock_running_since__isnull=False):
         while True:
             with transaction.atomic():
-                due = list(HealthState.objects.select_for_update(skip_locked=True)
-                           .select_related("character")
-                           .filter(event=event, next_deadline_s__lte=event.game_time(now))
-                           .order_by("next_deadline_s")[:batch])
-                for health in due:
-                    if _advance_locked(health, event, now):
-                        _after_commit(health, event)
-                        applied += 1
-            if len(due) < batch:
+                claimed, changed = _advance_due(event, now, batch=batch)
+            applied += changed
+            if claimed < batch:
                 break
     return applied
+
+
+def _advance_due(event: Event, now, *, batch: int) -> tuple[int, int]:
+    """Claim up to `batch` rows of the event due by now and apply them. Rows another
+    worker holds are skipped, not waited for. Returns (claimed, changed)."""
+    due = list(HealthState.objects.select_for_update(skip_locked=True)
+               .select_related("character")
+               .filter(event=event, next_deadline_s__lte=event.game_time(now))
+               .order_by("next_deadline_s")[:batch])
+    changed = 0
+    for health in due:
+        if _advance_locked(health, event, now):
+            _after_commit(health, event)
+            changed += 1
+    return len(due), changed
 
 
 def _check_running(event: Event, as_narrator: bool) -> None:

@@ -60,6 +60,27 @@ def test_no_transition_before_its_deadline(clock, event, player):
 
 
 @pytest.mark.django_db
+def test_the_first_task_of_a_burst_applies_every_deadline_due_with_it(clock, event, player,
+                                                                     other_player, medic):
+    for character in (player, other_player, medic):
+        wound(character)                  # three deadlines at the same instant, 15:00
+    clock.advance(15 * 60)
+
+    assert character_advance(character_id=other_player.pk) is True
+
+    assert [stored(c).status for c in (player, other_player, medic)] == ["coma"] * 3
+    # The other two tasks of the burst arrive to find their work done, and change nothing.
+    lines = JournalEntry.objects.count()
+    assert character_advance(character_id=player.pk) is False
+    assert character_advance(character_id=medic.pk) is False
+    assert JournalEntry.objects.count() == lines
+    comas = [line for line in JournalEntry.objects.filter(kind="timer")
+             if line.after["status"] == "coma"]
+    assert sorted(line.character_id for line in comas) == sorted(
+        c.pk for c in (player, other_player, medic))
+
+
+@pytest.mark.django_db
 def test_a_second_delivery_of_the_same_task_changes_nothing(clock, event, player):
     wound(player)
     clock.advance(15 * 60)
