@@ -3,7 +3,7 @@
     python -m bench.client --port P --players players.json --count N --out result.json [--reconnect]
 
 It connects N players (each with its session), prints `READY <connected> <failed>`, then
-records every snapshot: the receipt time of each effect token (`bench-<n>`) and gaps in
+records every snapshot and pushed effect: the receipt time of each effect token (`bench-<n>`) and gaps in
 the sequence numbers. With --reconnect, a dropped connection comes back with the phone's
 jittered backoff and the time of its fresh snapshot is recorded. `STOP` on stdin ends it:
 the results are written to --out and `DONE` is printed. Bounded: it also stops by itself
@@ -31,6 +31,7 @@ class Phone:
         self.results = results
         self.version = None
         self.seen: set[str] = set()
+        self.pushes: set[str] = set()
         self.ready = asyncio.Event()
         self.awaiting_resync = False
 
@@ -61,6 +62,13 @@ class Phone:
 
     def receive(self, message: dict):
         now = time.time()
+        if message.get("type") == "effect":
+            # The phone adds a pushed effect to what it holds: the sequence moves by one.
+            if self.version is not None and message["effect"]["push"] not in self.pushes:
+                self.version += 1
+                self.pushes.add(message["effect"]["push"])
+            self.record([message["effect"]], now)
+            return
         if message.get("type") != "snapshot":
             return
         snap = message["snapshot"]
@@ -73,7 +81,11 @@ class Phone:
         if self.version is not None and snap["version"] > self.version + 1:
             self.results["gaps"] += snap["version"] - self.version - 1
         self.version = snap["version"]
-        for effect in snap["effects"]:
+        self.pushes = {effect["push"] for effect in snap["effects"]}
+        self.record(snap["effects"], now)
+
+    def record(self, effects: list[dict], now: float):
+        for effect in effects:
             match = TOKEN.search(effect["text"])
             if match and match.group(0) not in self.seen:
                 self.seen.add(match.group(0))

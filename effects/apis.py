@@ -38,7 +38,8 @@ class EffectPushApi(APIView):
             effects = services.effect_push(
                 event=event, characters=targets, text=data.validated_data["text"],
                 duration_s=data.validated_data.get("duration_s"),
-                set_state=data.validated_data.get("set_state") or None, by=request.user)
+                set_state=data.validated_data.get("set_state") or None, by=request.user,
+                everyone=data.validated_data["everyone"])
             return answer(request, {"push_id": str(effects[0].push_id),
                                     "characters": [e.character_id for e in effects]}, status=201)
         return idempotent(request, run)

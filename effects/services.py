@@ -6,8 +6,13 @@ import uuid
 from django.db import transaction
 from django.utils import timezone
 
+from django.db.models import F
+
+from health.models import HealthState
+from health.selectors import effect_view
 from health.services import character_act, snapshots_changed
 from players.models import Character, Event
+from players.realtime import publish_effect_on_commit
 from players.services import journal_write, journal_write_many
 from rulesets import RuleRefused
 
@@ -16,9 +21,11 @@ from .models import Effect
 
 @transaction.atomic
 def effect_push(*, event: Event, characters: list[Character], text: str,
-                duration_s: float | None, set_state: str | None, by) -> list[Effect]:
-    """One effect row per character reached. A stated health level goes through the rules
-    like any narrator correction (journalled, timers set by the state's entry)."""
+                duration_s: float | None, set_state: str | None, by,
+                everyone: bool = False) -> list[Effect]:
+    """One effect row per character reached (`everyone`: all the event's characters). A
+    stated health level goes through the rules like any narrator correction (journalled,
+    timers set by the state's entry)."""
     if not characters:
         raise RuleRefused("bad_input", detail="the effect reaches nobody")
     if set_state and set_state not in event.rules().ruleset.states:
@@ -39,8 +46,18 @@ def effect_push(*, event: Event, characters: list[Character], text: str,
         character_act(character=character, action="set_state", params={"state": set_state},
                       by=by, as_narrator=True)
     if not set_state:  # with a state, character_act has published each snapshot already
-        snapshots_changed(character_ids=[c.pk for c in characters])
+        _effect_published(event, effects, everyone=everyone)
     return effects
+
+
+def _effect_published(event: Event, effects: list[Effect], *, everyone: bool) -> None:
+    """The sequence number of everyone reached moves by one, and the phones get the effect
+    itself, not a snapshot each: a push to 2,000 players is one small message."""
+    ids = [effect.character_id for effect in effects]
+    HealthState.objects.filter(pk__in=ids).update(version=F("version") + 1)
+    shared = {**effect_view(event, effects[0], event.game_time(timezone.now())), "id": None}
+    publish_effect_on_commit(event_id=event.pk, character_ids=None if everyone else ids,
+                             effect=shared)
 
 
 @transaction.atomic

@@ -41,7 +41,7 @@ def characters_for_snapshot(event: Event, now: datetime, **filters) -> list[Char
     They share one event object, so the ruleset and options are read once."""
     game_s = event.game_time(now)
     effects = (Effect.objects.filter(active_effects_q(event, game_s))
-               .only("id", "character_id", "text", "started_game_s", "duration_s", "ends_game_s"))
+               .only("id", "character_id", "push_id", "text", "started_game_s", "duration_s", "ends_game_s"))
     characters = list(Character.objects.filter(event=event, **filters)
                       .select_related("team", "health")
                       .prefetch_related(Prefetch("effects", queryset=effects, to_attr="active_effects")))
@@ -124,7 +124,7 @@ def character_snapshot(character: Character, now: datetime) -> dict:
         "timers": timers,
         "values": state.values,
         "points": _points(ruleset, state, character.sheet),
-        "effects": [_effect_view(event, effect, game_s) for effect in character.active_effects],
+        "effects": [effect_view(event, effect, game_s) for effect in character.active_effects],
         "actions": _declarable(ruleset, rules, state),
         "sheet": _sheet(ruleset, character),
     }
@@ -141,10 +141,10 @@ def _sheet(ruleset, character: Character) -> dict:
     return {"skills": skills, "psych": character.sheet.get("psych") or {}, "kits": kits}
 
 
-def _effect_view(event: Event, effect: Effect, game_s: float) -> dict:
+def effect_view(event: Event, effect: Effect, game_s: float) -> dict:
     ends = effect.ends_game_s
     wall = event.wall_time(ends) if ends is not None else None
-    return {"id": effect.pk, "text": effect.text, "started_game_s": effect.started_game_s,
+    return {"id": effect.pk, "push": str(effect.push_id), "text": effect.text, "started_game_s": effect.started_game_s,
             "duration_s": effect.duration_s, "ends_game_s": ends,
             "remaining_s": round(max(0.0, ends - game_s), 3) if ends is not None else None,
             "ends_at": wall.isoformat() if wall else None}

@@ -125,8 +125,9 @@ def _advance_locked(health: HealthState, event: Event, now, *, strict: bool = Fa
 
 
 @transaction.atomic
-def character_advance(*, character_id: int) -> bool:
-    """The timer task's work: idempotent, a second delivery finds nothing due.
+def character_advance(*, character_id: int) -> int:
+    """The timer task's work: idempotent, a second delivery finds nothing due. Returns
+    how many characters changed.
 
     Deadlines rarely fall alone (a gas cloud, a whole team wounded at once): the task that
     finds its character due also takes the event's other due rows in the same transaction,
@@ -134,14 +135,14 @@ def character_advance(*, character_id: int) -> bool:
     each; the other tasks of the burst then find nothing left to do."""
     health = _lock(character_id)
     if health is None:
-        return False
+        return 0
     event = Event.objects.get(pk=health.event_id)
     now = timezone.now()
-    changed = _advance_locked(health, event, now)
-    if changed:
-        _after_commit(health, event)
-        _advance_due(event, now, batch=SWEEP_BATCH)
-    return changed
+    if not _advance_locked(health, event, now):
+        return 0
+    _after_commit(health, event)
+    _, others = _advance_due(event, now, batch=SWEEP_BATCH)
+    return 1 + others
 
 
 SWEEP_BATCH = 200

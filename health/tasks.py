@@ -4,8 +4,9 @@ from . import services
 
 
 @shared_task(acks_late=True)
-def advance_character(character_id: int) -> bool:
-    """Queued for the instant of a character's next deadline."""
+def advance_character(character_id: int) -> int:
+    """Queued for the instant of a character's next deadline; returns how many characters
+    changed (its own and any others due with it)."""
     return services.character_advance(character_id=character_id)
 
 

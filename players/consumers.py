@@ -1,5 +1,5 @@
 """One websocket per phone. Transport only: authenticate, join groups, send a snapshot on
-connect, forward each new snapshot, answer pings with the server's time."""
+connect, forward each new snapshot or effect, answer pings with the server's time."""
 from __future__ import annotations
 
 import functools
@@ -17,7 +17,7 @@ from health.selectors import (character_for_snapshot, character_snapshot, event_
                               localize)
 from rulesets.messages import DEFAULT_LANGUAGE, LANGUAGES
 
-from .realtime import character_group, narrators_group
+from .realtime import character_group, narrators_group, players_group
 from .selectors import character_visible, event_for_narrator
 
 
@@ -43,7 +43,7 @@ def _character_view(user, character_id: int):
     except APIException:
         return None
     now = timezone.now()
-    return [character_group(character.pk)], {
+    return [character_group(character.pk), players_group(character.event_id)], {
         "type": "snapshot",
         "snapshot": character_snapshot(character_for_snapshot(character.pk, now, character.event), now)}
 
@@ -78,6 +78,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
     &lang=fr|es|en chooses the labels' language."""
 
     groups_joined: list[str] = []
+    character_id: int | None = None
 
     async def connect(self):
         user = self.scope.get("user")
@@ -87,7 +88,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         view = None
         if user is not None and user.is_authenticated:
             if _int(params, "character") is not None:
-                view = await _character_view(user, _int(params, "character"))
+                self.character_id = _int(params, "character")
+                view = await _character_view(user, self.character_id)
             elif _int(params, "event") is not None:
                 view = await _event_view(user, _int(params, "event"))
         if view is None:
@@ -127,6 +129,12 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         """Narrators get a change to many characters as one batch from the layer."""
         for snapshot in message["snapshots"]:
             await self._send({"type": "snapshot", "snapshot": snapshot})
+
+    async def effect_message(self, message):
+        """An effect reached this character (or, for narrators, the characters named)."""
+        whom = ({"character": self.character_id} if self.character_id is not None
+                else {"characters": message["characters"]})
+        await self._send({"type": "effect", **whom, "effect": message["effect"]})
 
     async def _send(self, payload: dict):
         await self.send_json({**localize(payload, self.lang), "server_time": time.time()})

@@ -2,8 +2,10 @@
 committed, so a phone never sees a change that was rolled back.
 
 A player's group carries only that player's character; narrators have an event group.
-One change to many characters (an effect for everyone) loads their snapshots with one set
-of queries, sends them concurrently, and gives the narrators one batch.
+One change to many characters (a sweep) loads their snapshots with one set of queries,
+sends them concurrently, and gives the narrators one batch. An effect is the same for
+everyone it reaches, so it travels as one small message that phones add to the snapshot
+they hold (see `publish_effect_on_commit`).
 """
 from __future__ import annotations
 
@@ -21,6 +23,11 @@ def character_group(character_id: int) -> str:
 
 def narrators_group(event_id: int) -> str:
     return f"event-{event_id}-narrators"
+
+
+def players_group(event_id: int) -> str:
+    """Every phone following a character of the event: a push to everyone is one message."""
+    return f"event-{event_id}-players"
 
 
 def publish_characters_on_commit(character_ids) -> None:
@@ -78,3 +85,30 @@ async def _send(event_id: int, snapshots: list[dict]) -> None:
         send(narrators_group(event_id), {"type": "snapshots.message", "snapshots": snapshots}),
         *(send(character_group(s["character"]["id"]), {"type": "snapshot.message", "snapshot": s})
           for s in snapshots))
+
+
+def publish_effect_on_commit(*, event_id: int, character_ids: list[int] | None,
+                             effect: dict) -> None:
+    """After commit, tell the phones of `character_ids` (None: everyone in the event) that
+    `effect` now applies to them. Each phone adds it to its snapshot and moves its
+    sequence number by one, as the service did in the database; an effect the phone
+    already holds (same `push`) is ignored. Narrators get one message naming who."""
+    def send():
+        async_to_sync(_send_effect)(event_id, character_ids, effect)
+    transaction.on_commit(send, robust=True)
+
+
+async def _send_effect(event_id: int, character_ids: list[int] | None, effect: dict) -> None:
+    layer = get_channel_layer()
+    gate = asyncio.Semaphore(SEND_CONCURRENCY)
+    message = {"type": "effect.message", "effect": effect}
+
+    async def send(group: str, message: dict):
+        async with gate:
+            await layer.group_send(group, message)
+
+    to_phones = ([players_group(event_id)] if character_ids is None
+                 else [character_group(pk) for pk in character_ids])
+    await asyncio.gather(
+        send(narrators_group(event_id), {**message, "characters": character_ids or "all"}),
+        *(send(group, message) for group in to_phones))

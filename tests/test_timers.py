@@ -66,13 +66,13 @@ def test_the_first_task_of_a_burst_applies_every_deadline_due_with_it(clock, eve
         wound(character)                  # three deadlines at the same instant, 15:00
     clock.advance(15 * 60)
 
-    assert character_advance(character_id=other_player.pk) is True
+    assert character_advance(character_id=other_player.pk) == 3
 
     assert [stored(c).status for c in (player, other_player, medic)] == ["coma"] * 3
     # The other two tasks of the burst arrive to find their work done, and change nothing.
     lines = JournalEntry.objects.count()
-    assert character_advance(character_id=player.pk) is False
-    assert character_advance(character_id=medic.pk) is False
+    assert character_advance(character_id=player.pk) == 0
+    assert character_advance(character_id=medic.pk) == 0
     assert JournalEntry.objects.count() == lines
     comas = [line for line in JournalEntry.objects.filter(kind="timer")
              if line.after["status"] == "coma"]
@@ -84,11 +84,11 @@ def test_the_first_task_of_a_burst_applies_every_deadline_due_with_it(clock, eve
 def test_a_second_delivery_of_the_same_task_changes_nothing(clock, event, player):
     wound(player)
     clock.advance(15 * 60)
-    assert character_advance(character_id=player.pk) is True
+    assert character_advance(character_id=player.pk) == 1
     version = stored(player).version
     lines = JournalEntry.objects.count()
 
-    assert character_advance(character_id=player.pk) is False
+    assert character_advance(character_id=player.pk) == 0
     assert characters_sweep() == 0
     assert stored(player).version == version
     assert JournalEntry.objects.count() == lines

@@ -7,7 +7,7 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 from channels.testing import WebsocketCommunicator
-from helpers import act, client_for, snapshot, start_treatment
+from helpers import act, apply_push, client_for, comparable, snapshot, start_treatment
 
 from config.asgi import application
 from health.services import characters_sweep
@@ -187,3 +187,63 @@ async def test_pause_pushes_frozen_countdowns(clock, event, player, player_api, 
     assert paused["next"]["remaining_s"] == 800
     assert paused["next"]["at"] is None
     await phone.disconnect()
+
+
+async def test_an_effect_for_everyone_is_one_message_each_phone_merges(
+        clock, event, player, other_player, player_api, narrator_api):
+    """A push to everyone travels as the effect itself, not a snapshot per phone; what a
+    phone holds after merging it equals a fresh fetch, and narrators get one message."""
+    alice, _, _ = await connect(player_api, f"character={player.pk}&lang=fr")
+    held = await next_snapshot(alice)
+    other_api = await sync_to_async(client_for)(other_player.user)
+    bruno, _, _ = await connect(other_api, f"character={other_player.pk}")
+    await next_snapshot(bruno)
+    narrators, _, _ = await connect(narrator_api, f"event={event.pk}")
+    await narrators.receive_json_from(timeout=5)
+
+    answer = await sync_to_async(narrator_api.post)(
+        f"/api/events/{event.pk}/effects/",
+        {"text": "Effet : la nuit tombe", "duration_s": 600, "everyone": True}, format="json")
+    assert answer.status_code == 201
+
+    message = await alice.receive_json_from(timeout=5)
+    assert message["type"] == "effect" and message["character"] == player.pk
+    assert message["effect"]["text"] == "Effet : la nuit tombe"
+    assert "characters" not in message           # a player is not told who else got it
+    bruno_message = await bruno.receive_json_from(timeout=5)
+    assert bruno_message["character"] == other_player.pk
+    to_narrators = await narrators.receive_json_from(timeout=5)
+    assert (to_narrators["type"], to_narrators["characters"]) == ("effect", "all")
+
+    merged = apply_push(held, message)
+    fresh = await sync_to_async(snapshot)(await sync_to_async(client_for)(player.user, "fr"), player)
+    assert comparable(merged) == comparable(fresh)
+    assert merged["version"] == held["version"] + 1
+    # The same effect again (a snapshot fetched after the push already holds it) changes nothing.
+    assert apply_push(merged, message) == merged
+    for phone in (alice, bruno, narrators):
+        assert await phone.receive_nothing(timeout=0.2)
+        await phone.disconnect()
+
+
+async def test_an_effect_for_one_character_reaches_only_that_phone(
+        clock, event, player, other_player, player_api, narrator_api):
+    alice, _, _ = await connect(player_api, f"character={player.pk}")
+    await next_snapshot(alice)
+    other_api = await sync_to_async(client_for)(other_player.user)
+    bruno, _, _ = await connect(other_api, f"character={other_player.pk}")
+    await next_snapshot(bruno)
+    narrators, _, _ = await connect(narrator_api, f"event={event.pk}")
+    await narrators.receive_json_from(timeout=5)
+
+    await sync_to_async(narrator_api.post)(
+        f"/api/events/{event.pk}/effects/",
+        {"text": "Effet : un secret", "character_ids": [other_player.pk]}, format="json")
+
+    message = await bruno.receive_json_from(timeout=5)
+    assert (message["type"], message["effect"]["text"]) == ("effect", "Effet : un secret")
+    to_narrators = await narrators.receive_json_from(timeout=5)
+    assert to_narrators["characters"] == [other_player.pk]
+    assert await alice.receive_nothing(timeout=0.3)
+    for phone in (alice, bruno, narrators):
+        await phone.disconnect()

@@ -35,6 +35,7 @@ from django.db import connection
 from health.models import HealthState
 from players.models import JournalEntry
 from players.services import character_create, event_create
+from helpers import apply_push, comparable
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -397,21 +398,17 @@ class Phone:
             return next((m for n, m in self.messages if n == connection), None)
 
     def last_snapshot(self) -> dict | None:
-        found = self.snapshots()
-        return found[-1] if found else None
-
-
-def comparable(snapshot: dict) -> dict:
-    """A snapshot without what changes with every read (the clock's reading and the
-    remaining seconds): two reads of the same state compare equal."""
-    clean = json.loads(json.dumps(snapshot))
-    clean.pop("server_time", None)
-    clean.get("clock", {}).pop("game_time_s", None)
-    for timer in clean.get("timers", []) + ([clean["next"]] if clean.get("next") else []):
-        timer.pop("remaining_s", None)
-    for effect in clean.get("effects", []):
-        effect.pop("remaining_s", None)
-    return clean
+        """What the phone holds: the last snapshot with the effects pushed since merged in
+        (a narrators' view holds one character per snapshot: effects are not merged there)."""
+        held = None
+        with self._lock:
+            messages = [m for _, m in self.messages]
+        for message in messages:
+            if message.get("type") == "snapshot":
+                held = message["snapshot"]
+            elif message.get("type") == "effect" and held is not None and "character" in message:
+                held = apply_push(held, message)
+        return held
 
 
 # The game the tests play -------------------------------------------------------------
@@ -550,9 +547,9 @@ def assert_comas_at_their_deadlines(game) -> None:
 
 
 def applied_by(stack) -> dict[str, int]:
-    """Transitions applied according to the workers' logs: by the timer task (True) and by
-    the sweeper (its count)."""
-    return {"task": sum(1 for _, r in task_log(stack.workers(), "advance_character") if r == "True"),
+    """Transitions applied according to the workers' logs: by the timer tasks and by the
+    sweeper (each logs its count)."""
+    return {"task": sum(int(r) for _, r in task_log(stack.workers(), "advance_character")),
             "sweeper": sum(int(r) for _, r in task_log(stack.workers(), "sweep_due_characters"))}
 
 

@@ -40,7 +40,11 @@ def test_two_asgi_processes_two_workers_one_beat(stack, game_factory, phones):
         return snapshot is not None and snapshot["character"]["id"] == target and \
             "Effet : un corbeau vous suit" in [e["text"] for e in snapshot["effects"]]
     wait_for(lambda: pushed(on_b[target].last_snapshot()), 10, "the push on the phone connected to B")
-    wait_for(lambda: pushed(narrators_on_b.last_snapshot()), 10, "the push on the narrators' view on B")
+    def told_narrators():
+        return any(m.get("type") == "effect" and m["characters"] == [target]
+                   and m["effect"]["text"] == "Effet : un corbeau vous suit"
+                   for _, m in list(narrators_on_b.messages))
+    wait_for(told_narrators, 10, "the push on the narrators' view on B")
     assert on_b[target].connections == 1
 
     # A hundred characters wounded while the game is paused share one game instant, so one
@@ -61,7 +65,7 @@ def test_two_asgi_processes_two_workers_one_beat(stack, game_factory, phones):
         assert task_log([worker], "advance_character", "received"), worker.name
 
     def applied():
-        return (sum(1 for _, r in task_log(workers, "advance_character") if r == "True")
+        return (sum(int(r) for _, r in task_log(workers, "advance_character"))
                 + sum(int(r) for _, r in task_log(workers, "sweep_due_characters")))
     wait_for(lambda: applied() == 100, 20, "the workers' logs to count 100 transitions")
     # Every phone, on either process, shows the server's state.

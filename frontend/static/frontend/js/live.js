@@ -1,6 +1,8 @@
 // The live channel: one websocket, reconnected with jittered backoff. On connect the
 // server sends a full snapshot; afterwards one per change, numbered by `version`. A gap
 // in the numbers, or a reconnect, means something was missed: fetch a fresh snapshot.
+// An effect arrives as itself (the same message for everyone it reaches): it moves the
+// number by one unless the snapshot held already has it (same `push`).
 import { clock } from "./clock.js";
 import { lang } from "./i18n.js";
 
@@ -11,6 +13,7 @@ export class Live {
     this.onStatus = onStatus || (() => {});
     this.resync = resync;
     this.versions = new Map();
+    this.pushes = new Map();   // character id -> push ids of the effects it holds
     this.attempt = 0;
     this.closed = false;
     this.connect();
@@ -63,13 +66,34 @@ export class Live {
     if (message.type === "snapshot") {
       const { id } = message.snapshot.character;
       const last = this.versions.get(id);
-      this.versions.set(id, message.snapshot.version);
+      this.hold(message.snapshot);
       if (last !== undefined && message.snapshot.version > last + 1 && this.resync) {
         this.resync(id);    // a message was lost: the server's fresh state, not a guess
       }
     } else if (message.type === "event_snapshot") {
-      for (const snap of message.characters) this.versions.set(snap.character.id, snap.version);
+      for (const snap of message.characters) this.hold(snap);
+    } else if (message.type === "effect") {
+      const named = message.characters === "all" ? [...this.pushes.keys()]
+        : message.characters || [message.character];
+      const fresh = named.filter((id) => this.pushes.has(id) && !this.pushes.get(id).has(message.effect.push));
+      if (!fresh.length) return;
+      for (const id of fresh) {
+        this.pushes.get(id).add(message.effect.push);
+        this.versions.set(id, this.versions.get(id) + 1);
+      }
+      message = { ...message, characters: fresh };
     }
     this.onMessage(message);
   }
+
+  // Snapshots answered by the REST API count too: call this for them as well.
+  hold(snapshot) {
+    this.versions.set(snapshot.character.id, snapshot.version);
+    this.pushes.set(snapshot.character.id, new Set(snapshot.effects.map((e) => e.push)));
+  }
+}
+
+export function withEffect(snapshot, effect) {
+  if (snapshot.effects.some((e) => e.push === effect.push)) return snapshot;
+  return { ...snapshot, version: snapshot.version + 1, effects: [...snapshot.effects, effect] };
 }

@@ -4,7 +4,7 @@
 import { get, send } from "./api.js";
 import { countdownElement, startTicking } from "./countdown.js";
 import { t } from "./i18n.js";
-import { Live } from "./live.js";
+import { Live, withEffect } from "./live.js";
 import { confirmButton, h, mount } from "./util.js";
 
 export async function show(root, { id, me, context }) {
@@ -132,6 +132,10 @@ export async function show(root, { id, me, context }) {
     } else if (message_.type === "snapshot") {
       characters.set(message_.snapshot.character.id, message_.snapshot);
       clock = message_.snapshot.clock;
+    } else if (message_.type === "effect") {
+      for (const cid of message_.characters) {
+        if (characters.has(cid)) characters.set(cid, withEffect(characters.get(cid), message_.effect));
+      }
     } else return;
     context.synced();
     // Typing in the effect form must not be wiped by a push: redraw only the table then.
@@ -144,7 +148,10 @@ export async function show(root, { id, me, context }) {
 
   async function resync() {
     const answer = await get(`/api/events/${id}/characters/`).catch(() => null);
-    if (answer && answer.ok) apply({ type: "event_snapshot", ...answer.data });
+    if (answer && answer.ok) {
+      apply({ type: "event_snapshot", ...answer.data });
+      for (const snap of answer.data.characters) live.hold(snap);
+    }
   }
 
   render();

@@ -6,7 +6,7 @@ import { get, send } from "./api.js";
 import { alertNow, keepAwake, warnBeforeDeadline } from "./alerts.js";
 import { countdownElement, startTicking } from "./countdown.js";
 import { t } from "./i18n.js";
-import { Live } from "./live.js";
+import { Live, withEffect } from "./live.js";
 import { recall, remember } from "./store.js";
 import { confirmButton, h, mount } from "./util.js";
 
@@ -125,7 +125,7 @@ export async function show(root, { id, me, context }) {
     render();
   }
 
-  function apply(fresh, { fromCache = false } = {}) {
+  function apply(fresh, { fromCache = false, withHistory = true } = {}) {
     if (snap && fresh.version < snap.version) return;       // an older answer arrived late
     const changed = snap && snap.state.key !== fresh.state.key;
     snap = fresh;
@@ -135,13 +135,14 @@ export async function show(root, { id, me, context }) {
     }
     if (changed) alertNow();
     render();
-    if (!fromCache) loadHistory();
+    if (!fromCache && withHistory) loadHistory();
   }
 
   async function refresh() {
     try {
       const answer = await get(`/api/characters/${id}/`);
       if (answer.ok) apply(answer.data, { fromCache: answer.fromCache });
+      if (answer.ok && !answer.fromCache) live.hold(answer.data);
     } catch { /* offline: keep showing the last snapshot */ }
   }
 
@@ -159,7 +160,11 @@ export async function show(root, { id, me, context }) {
   }
   render();
   const live = new Live(`character=${id}`, {
-    onMessage: (msg) => { if (msg.type === "snapshot") apply(msg.snapshot); },
+    onMessage: (msg) => {
+      if (msg.type === "snapshot") apply(msg.snapshot);
+      // Not a history fetch per effect: a push to everyone would bring every phone at once.
+      else if (msg.type === "effect" && snap) apply(withEffect(snap, msg.effect), { withHistory: false });
+    },
     onStatus: (state) => { context.setOnline(state === "online"); if (state === "online") refresh(); },
     resync: refresh,
   });
