@@ -38,14 +38,15 @@ class EffectPushApi(APIView):
             effects = services.effect_push(
                 event=event, characters=targets, text=data.validated_data["text"],
                 duration_s=data.validated_data.get("duration_s"),
-                set_state=data.validated_data.get("set_state") or None, by=request.user,
-                everyone=data.validated_data["everyone"])
-            return answer(request, {"push_id": str(effects[0].push_id),
-                                    "characters": [e.character_id for e in effects]}, status=201)
+                set_state=data.validated_data.get("set_state") or None, by=request.user)
+            reached = ({"everyone": True} if targets is None
+                       else {"characters": [e.character_id for e in effects]})
+            return answer(request, {"push_id": str(effects[0].push_id), **reached}, status=201)
         return idempotent(request, run)
 
 
-def _targets(event, data) -> list:
+def _targets(event, data) -> list | None:
+    """The characters chosen, or None for everyone in the event."""
     chosen = [bool(data.get("character_ids")), bool(data.get("team")), data["everyone"]]
     if sum(chosen) != 1:
         raise RuleRefused("bad_input", detail="choose exactly one of character_ids, team, everyone")
@@ -61,7 +62,7 @@ def _targets(event, data) -> list:
         if not found:
             raise RuleRefused("bad_input", detail=f"no team '{data['team']}' with characters")
         return found
-    return list(characters)
+    return None
 
 
 class EffectApi(APIView):

@@ -8,7 +8,9 @@ from players.models import Character, Event
 
 class Effect(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="effects")
-    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="effects")
+    character = models.ForeignKey(Character, null=True, blank=True, on_delete=models.CASCADE,
+                                  related_name="effects",
+                                  help_text="Empty: everyone in the event, now and later.")
     push_id = models.UUIDField(help_text="The same for every character reached by one push.")
     text = models.TextField()
     started_game_s = models.FloatField()

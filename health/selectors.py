@@ -11,7 +11,7 @@ from datetime import datetime
 from django.db.models import Prefetch, Q
 
 from effects.models import Effect
-from players.models import Character, Event
+from players.models import Character, Event, JournalEntry
 from rulesets.messages import LANGUAGES, pick
 
 from .models import Treatment
@@ -36,17 +36,23 @@ def active_effects_q(event: Event, game_s: float) -> Q:
     return Q(removed=False) & (Q(ends_game_s__isnull=True) | Q(ends_game_s__gt=game_s))
 
 
+EFFECT_FIELDS = ("id", "character_id", "push_id", "text", "started_game_s", "duration_s",
+                 "ends_game_s")
+
+
 def characters_for_snapshot(event: Event, now: datetime, **filters) -> list[Character]:
-    """Characters with what a snapshot needs, in three queries however many they are.
+    """Characters with what a snapshot needs, in four queries however many they are.
     They share one event object, so the ruleset and options are read once."""
     game_s = event.game_time(now)
-    effects = (Effect.objects.filter(active_effects_q(event, game_s))
-               .only("id", "character_id", "push_id", "text", "started_game_s", "duration_s", "ends_game_s"))
+    active = Effect.objects.filter(active_effects_q(event, game_s)).only(*EFFECT_FIELDS)
+    for_everyone = list(active.filter(event=event, character=None))
     characters = list(Character.objects.filter(event=event, **filters)
                       .select_related("team", "health")
-                      .prefetch_related(Prefetch("effects", queryset=effects, to_attr="active_effects")))
+                      .prefetch_related(Prefetch("effects", queryset=active, to_attr="own_effects")))
     for character in characters:
         character.event = event
+        character.active_effects = sorted(character.own_effects + for_everyone,
+                                          key=lambda e: (e.started_game_s, e.pk))
     return characters
 
 
@@ -233,7 +239,9 @@ def _history_label(ruleset, entry) -> dict | str:
 def character_history(character: Character, *, limit: int = 30) -> list[dict]:
     """What happened to the character, newest first, as its player may read it."""
     ruleset = character.event.rules().ruleset
-    entries = (character.journal.filter(kind__in=["action", "treatment", "timer", "effect"])
+    mine = Q(character=character, kind__in=["action", "treatment", "timer", "effect"])
+    for_everyone = Q(character=None, kind="effect")
+    entries = (JournalEntry.objects.filter(mine | for_everyone, event_id=character.event_id)
                .order_by("-id")[:limit])
     rows = []
     for entry in entries:

@@ -175,7 +175,7 @@ class _Player:
         elif spec["team"]:
             targets = list(event.characters.filter(team__name=str(spec["team"])))
         else:
-            targets = list(event.characters.all())
+            targets = None                       # everyone, now and later
         effect_push(event=event, characters=targets, text=spec["text"],
                     duration_s=spec["duration_s"], set_state=spec["set_state"], by=self.narrator)
 

@@ -1,6 +1,7 @@
 """Who may see or do what in an event."""
 from __future__ import annotations
 
+from django.db.models import Q
 from rest_framework.exceptions import NotFound, PermissionDenied
 
 from .models import Character, Event, JournalEntry, Membership
@@ -58,8 +59,8 @@ def user_events(user) -> list[dict]:
 def journal_entries(event: Event, *, after_id: int = 0, character_id: int | None = None,
                     limit: int = 500, last: int | None = None):
     rows = JournalEntry.objects.filter(event=event, id__gt=after_id).select_related("character")
-    if character_id:
-        rows = rows.filter(character_id=character_id)
+    if character_id:  # with what reached everyone (an effect pushed to all)
+        rows = rows.filter(Q(character_id=character_id) | Q(character=None, kind="effect"))
     if last:
         newest = list(rows.order_by("-id")[:min(last, limit)])
         return newest[::-1]

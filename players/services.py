@@ -25,7 +25,8 @@ def actor_label(user, event: Event) -> str:
 
 def journal_write_many(*, event: Event, kind: str, what: str, at: datetime, by,
                        characters, detail: dict) -> None:
-    """One line per character for one act (an effect pushed to everyone), in one insert."""
+    """One line per character for one act (an effect pushed to a team), in one insert; a
+    None character is a line for the whole event."""
     label, game_s = actor_label(by, event), event.game_time(at)
     JournalEntry.objects.bulk_create(
         (JournalEntry(event=event, character=c, actor=by, actor_label=label, kind=kind,

@@ -7,6 +7,7 @@ import pytest
 from helpers import act, client_for, snapshot
 from effects.models import Effect
 from players.models import Character, JournalEntry
+from players.services import character_create
 
 pytestmark = pytest.mark.django_db
 
@@ -47,10 +48,13 @@ def test_effect_to_everyone(clock, event, player, other_player, medic, narrator_
     answer = push(narrator_api, event, text="Effet : tremblement de terre", everyone=True,
                   duration_s=60)
 
-    assert sorted(answer["characters"]) == sorted([player.pk, other_player.pk, medic.pk])
+    assert answer["everyone"] is True
     for character in (player, other_player, medic):
         assert texts(client_for(character.user), character) == ["Effet : tremblement de terre"]
-    assert Effect.objects.filter(push_id=answer["push_id"]).count() == 3
+    # One row for the whole event, which also reaches a character created afterwards.
+    assert Effect.objects.filter(push_id=answer["push_id"]).count() == 1
+    late = character_create(event=event, name="Zoé", sheet={"combat_base": 2}, by=None)
+    assert texts(narrator_api, late) == ["Effet : tremblement de terre"]
 
 
 def test_effect_counts_down_and_disappears_after_its_duration(clock, event, player, narrator_api,
@@ -159,12 +163,11 @@ def test_removing_an_unknown_effect_is_404(clock, narrator_api):
 def test_each_push_is_journalled_per_character(clock, event, player, other_player, medic,
                                                narrator_api):
     clock.advance(42)
-    answer = push(narrator_api, event, text="Effet : brouillard", everyone=True, duration_s=90)
+    answer = push(narrator_api, event, text="Effet : brouillard", character_ids=[player.pk, medic.pk],
+                  duration_s=90)
 
     lines = list(JournalEntry.objects.filter(event=event, kind="effect", what="pushed"))
-    assert sorted(line.character_id for line in lines) == sorted(
-        Character.objects.filter(event=event).values_list("pk", flat=True))
-    assert len(lines) == 3
+    assert sorted(line.character_id for line in lines) == sorted([player.pk, medic.pk])
     for line in lines:
         assert line.actor_label == "narrator"
         assert line.detail["text"] == "Effet : brouillard"
@@ -172,6 +175,29 @@ def test_each_push_is_journalled_per_character(clock, event, player, other_playe
         assert line.detail["duration_s"] == 90
         assert line.at == clock.now
         assert line.game_s == 42
+
+
+def test_a_push_to_everyone_is_one_journal_line_seen_in_each_history(clock, event, player,
+                                                                     other_player, narrator_api,
+                                                                     player_api):
+    answer = push(narrator_api, event, text="Effet : brouillard", everyone=True)
+
+    line = JournalEntry.objects.get(event=event, kind="effect", what="pushed")
+    assert (line.character_id, line.detail["everyone"], line.detail["push"]) == (
+        None, True, answer["push_id"])
+    history = player_api.get(f"/api/characters/{player.pk}/history/").json()["history"]
+    assert [row["what"] for row in history] == ["Effet : brouillard"]
+    journal = narrator_api.get(f"/api/events/{event.pk}/journal/?character={other_player.pk}").json()
+    assert [row["detail"]["text"] for row in journal["entries"]
+            if row["kind"] == "effect"] == ["Effet : brouillard"]
+
+
+def test_removing_an_effect_for_everyone_removes_it_from_every_phone(clock, event, player,
+                                                                     other_player, narrator_api):
+    push(narrator_api, event, text="Effet : brouillard", everyone=True)
+    effect = Effect.objects.get(character=None)
+    assert narrator_api.delete(f"/api/effects/{effect.pk}/").status_code == 200
+    assert texts(narrator_api, player) == texts(narrator_api, other_player) == []
 
 
 def test_a_push_with_a_state_journals_the_state_change_too(clock, event, player, narrator_api):

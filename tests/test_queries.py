@@ -24,7 +24,9 @@ def test_snapshot_queries_do_not_grow_with_effects_or_journal(clock, event, play
     for i in range(20):
         effect_push(event=event, characters=[player], text=f"Effet {i}", duration_s=None,
                     set_state=None, by=narrator_user)
+        effect_push(event=event, characters=None, text=f"Effet pour tous {i}", duration_s=None,
+                    set_state=None, by=narrator_user)
         character_act(character=player, action="hit_stunning", params={}, by=narrator_user,
                       as_narrator=True)
         clock.advance(30)
-    assert queries_for_snapshot(player) == fresh == 3
+    assert queries_for_snapshot(player) == fresh == 4
