@@ -32,6 +32,11 @@ def one_run(clients: int) -> dict:
         population, port, players_file = server_with_players(stack, clients)
         load = Load(stack, port, players_file, clients)
         narrator = Narrator(port, population.narrator_session)
+        # One push first, not counted: the server's first request loads what every later
+        # one finds ready (URL resolvers, the ruleset, pooled connections).
+        narrator.post(f"/api/events/{population.event_id}/effects/",
+                      {"text": "Effet : warm-up", "character_ids": [population.players[0]["id"]]})
+        time.sleep(1)
         sent = {}
         api_ms = {case: [] for case, _, _ in CASES}
         token = 0
