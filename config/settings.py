@@ -123,6 +123,7 @@ SWEEP_INTERVAL_S = float(os.environ.get("SWEEP_INTERVAL_S", "5"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-due-characters": {"task": "health.tasks.sweep_due_characters",
                              "schedule": SWEEP_INTERVAL_S},
+    "sweep-due-fights": {"task": "combat.tasks.sweep_due_fights", "schedule": SWEEP_INTERVAL_S},
 }
 
 AUTH_PASSWORD_VALIDATORS = []

@@ -2,9 +2,12 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from combat import apis as combat
 from effects import apis as effects
+from effects import item_apis as items
 from health import apis as health
 from players import apis as players
+from players import organiser_apis as organisers
 from push import apis as push
 
 api = [
@@ -14,9 +17,12 @@ api = [
     path("events/", players.EventListApi.as_view()),
     path("events/<int:event_id>/characters/", players.EventCharactersApi.as_view()),
     path("events/<int:event_id>/clock/", players.ClockApi.as_view()),
+    path("events/<int:event_id>/options/", organisers.EventOptionsApi.as_view()),
+    path("characters/<int:character_id>/psych/", organisers.CharacterPsychApi.as_view()),
     path("events/<int:event_id>/journal/", players.JournalApi.as_view()),
     path("events/<int:event_id>/journal.csv", players.JournalCsvApi.as_view()),
     path("events/<int:event_id>/effects/", effects.EffectPushApi.as_view()),
+    path("events/<int:event_id>/items/", items.EventItemsApi.as_view()),
     path("effects/<int:effect_id>/", effects.EffectApi.as_view()),
     path("characters/<int:character_id>/", health.CharacterApi.as_view()),
     path("characters/<int:character_id>/actions/", health.CharacterActionApi.as_view()),
@@ -26,9 +32,21 @@ api = [
     path("characters/<int:character_id>/login-qr.svg", players.LoginQrApi.as_view()),
     path("characters/<int:character_id>/patients/<str:code>/", health.PatientApi.as_view()),
     path("characters/<int:character_id>/treatments/", health.TreatmentStartApi.as_view()),
+    path("characters/<int:character_id>/items/<str:item_code>/", items.CharacterItemApi.as_view()),
+    path("characters/<int:character_id>/items/<str:item_code>/use/",
+         items.CharacterItemUseApi.as_view()),
     path("treatments/<int:treatment_id>/", health.TreatmentApi.as_view()),
     path("treatments/<int:treatment_id>/complete/", health.TreatmentCompleteApi.as_view()),
     path("treatments/<int:treatment_id>/abort/", health.TreatmentAbortApi.as_view()),
+    path("characters/<int:character_id>/duels/", combat.DuelProposeApi.as_view()),
+    path("duels/<int:duel_id>/answer/", combat.DuelAnswerApi.as_view()),
+    path("characters/<int:character_id>/unions/", combat.UnionClaimApi.as_view()),
+    path("characters/<int:character_id>/unions/join/", combat.UnionJoinApi.as_view()),
+    path("characters/<int:character_id>/acharnements/", combat.AcharnementStartApi.as_view()),
+    path("acharnements/<int:acharnement_id>/stop/", combat.AcharnementStopApi.as_view()),
+    path("characters/<int:character_id>/search/", combat.SearchApi.as_view()),
+    *(path(f"characters/<int:character_id>/firearms/<str:code>/{verb}/", combat.FirearmApi.as_view(),
+           {"verb": verb}) for verb in ("take", "load", "shoot")),
     path("push/key/", push.PushKeyApi.as_view()),
     path("push/subscriptions/", push.PushSubscriptionsApi.as_view()),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),

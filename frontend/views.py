@@ -1,5 +1,6 @@
 import qrcode
 import qrcode.image.svg
+from django.conf import settings
 from django.contrib.auth import login
 from django.http import Http404, JsonResponse
 from django.utils import translation
@@ -8,6 +9,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET
 
+from effects.items import revealed_text
+from effects.models import Item
 from players.apis import login_url
 from players.errors import refusal_status, request_language
 from players.ratelimit import login_redeem_limited
@@ -85,12 +88,9 @@ def js_catalog(request, lang):
 def printable_sheets(request, event_id):
     """Character sheets to print for an event, each with a fresh one-time login QR code
     and the short code a medic types when the camera cannot scan."""
-    if not request.user.is_authenticated:
+    event = _narrated_event(request, event_id)
+    if event is None:
         return redirect(f"/admin/login/?next={request.path}")
-    try:
-        event = event_for_narrator(request.user, event_id)
-    except NotFound:
-        raise Http404 from None
     lang = request_language(request)
     ruleset = event.rules().ruleset
     sheets = []
@@ -104,3 +104,38 @@ def printable_sheets(request, event_id):
                        "skills": skills, "kits": character.kits,
                        "combat_base": character.sheet.get("combat_base")})
     return render(request, "frontend/sheets.html", {"event": event, "sheets": sheets})
+
+
+def _narrated_event(request, event_id):
+    """The event for its narrators; None asks for a login; anyone else gets a 404."""
+    if not request.user.is_authenticated:
+        return None
+    try:
+        return event_for_narrator(request.user, event_id)
+    except NotFound:
+        raise Http404 from None
+
+
+LABEL_WORDS = {
+    "verso": {"fr": "Verso — à plier, à lire seulement par qui l'ingère ou l'ouvre",
+              "es": "Reverso — doblar; solo lo lee quien lo ingiere o lo abre",
+              "en": "Back — fold it; read only by whoever ingests or opens it"},
+}
+
+
+@require_GET
+def printable_labels(request, event_id):
+    """Labels to print and tie to the objects: the tag in large type, the code and a QR
+    code the phone opens; a medicine's or an envelope's verso on a block to fold."""
+    event = _narrated_event(request, event_id)
+    if event is None:
+        return redirect(f"/admin/login/?next={request.path}")
+    labels = []
+    for item in Item.objects.filter(event=event):
+        qr = qrcode.make(f"{settings.PUBLIC_URL}/?object={item.code}",
+                         image_factory=qrcode.image.svg.SvgPathImage)
+        verso = revealed_text(item) if item.kind in (Item.MEDICINE, Item.ENVELOPE) else None
+        labels.append({"item": item, "qr": qr.to_string(encoding="unicode"), "verso": verso})
+    words = {key: pick(label, event.language) for key, label in LABEL_WORDS.items()}
+    return render(request, "frontend/labels.html",
+                  {"event": event, "labels": labels, "words": words})

@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 from players.apis import answer
 from players.idempotency import idempotent
 from players.models import Character
-from players.selectors import character_visible, own_character
+from players.selectors import character_by_code, character_visible, own_character
 from rulesets import RuleRefused
 
 from . import services
@@ -73,14 +73,7 @@ class CharacterActionApi(APIView):
 
 
 def _patient(medic: Character, code: str) -> Character:
-    wanted = code.strip().upper()
-    # Codes are letters and digits; anything else (a NUL breaks PostgreSQL) matches no one.
-    valid = wanted.isascii() and wanted.isalnum()
-    patient = (Character.objects.filter(event_id=medic.event_id, code=wanted).first()
-               if valid else None)
-    if patient is None:
-        raise RuleRefused("unknown_code", code=code)
-    return patient
+    return character_by_code(medic.event_id, code)
 
 
 class PatientApi(APIView):

@@ -10,6 +10,7 @@ from datetime import datetime
 
 from django.db.models import Prefetch, Q
 
+from combat.selectors import fights_by_character
 from effects.models import Effect
 from players.models import Character, Event, JournalEntry
 from rulesets.messages import LANGUAGES, pick
@@ -41,7 +42,8 @@ EFFECT_FIELDS = ("id", "character_id", "push_id", "text", "started_game_s", "dur
 
 
 def characters_for_snapshot(event: Event, now: datetime, **filters) -> list[Character]:
-    """Characters with what a snapshot needs, in four queries however many they are.
+    """Characters with what a snapshot needs, in four queries however many they are (three
+    more when the ruleset has fights between characters).
     They share one event object, so the ruleset and options are read once."""
     game_s = event.game_time(now)
     active = Effect.objects.filter(active_effects_q(event, game_s)).only(*EFFECT_FIELDS)
@@ -49,10 +51,12 @@ def characters_for_snapshot(event: Event, now: datetime, **filters) -> list[Char
     characters = list(Character.objects.filter(event=event, **filters)
                       .select_related("team", "health")
                       .prefetch_related(Prefetch("effects", queryset=active, to_attr="own_effects")))
+    fights = fights_by_character(event, [c.pk for c in characters], game_s)
     for character in characters:
         character.event = event
         character.active_effects = sorted(character.own_effects + for_everyone,
                                           key=lambda e: (e.started_game_s, e.pk))
+        character.fights = fights.get(character.pk, [])
     return characters
 
 
@@ -80,25 +84,25 @@ def _timer_view(event, ruleset, status, key, due, game_s) -> dict:
     }
 
 
-def _points(ruleset, state, sheet) -> list[dict]:
+def _points(rules, state, sheet, timers: list[dict]) -> list[dict]:
+    """Each score as it stands, with when its temporary loss comes back (a combat score
+    lowered by a fight recovers ten minutes after the last one)."""
     points = []
-    for key, spec in ruleset.points.items():
+    for key, spec in rules.ruleset.points.items():
         if state.status in spec.get("hidden_in", []):
             continue
         base = int(sheet.get(spec["base"], 0)) if spec.get("base") else None
-        value = base - int(state.values.get(spec["loss"], 0)) if spec.get("loss") else base
-        if state.status in spec.get("zero_in", []):
-            value = 0
-        points.append({"key": key, "label": spec["labels"], "value": value, "base": base})
+        lowered = bool(spec.get("loss") and state.values.get(spec["loss"]))
+        recovery = next((t for t in timers if t["key"] == spec.get("recovers_with")), None)
+        points.append({"key": key, "label": spec["labels"], "base": base,
+                       "value": rules.point_value(state, sheet, key),
+                       "recovers": recovery if lowered else None})
     return points
 
 
 def _declarable(ruleset, rules, state) -> list[dict]:
-    actions = []
-    for key, action in ruleset.actions.items():
-        if "self" in action["declared_by"] and state.status in action["outcomes"]:
-            actions.append({"key": key, "label": action["labels"]})
-    return actions
+    return [{"key": key, "label": action["labels"]} for key, action in ruleset.actions.items()
+            if "self" in action["declared_by"] and rules.available(state, key)]
 
 
 def character_snapshot(character: Character, now: datetime) -> dict:
@@ -129,9 +133,12 @@ def character_snapshot(character: Character, now: datetime) -> dict:
         "next": upcoming[0] if upcoming else None,
         "timers": timers,
         "values": state.values,
-        "points": _points(ruleset, state, character.sheet),
+        "flags": [{"key": key, "label": label} for key, label in ruleset.flags.items()
+                  if state.values.get(key)],
+        "points": _points(rules, state, character.sheet, timers),
         "effects": [effect_view(event, effect, game_s) for effect in character.active_effects],
         "actions": _declarable(ruleset, rules, state),
+        "fights": character.fights,
         "sheet": _sheet(ruleset, character),
     }
 
@@ -144,7 +151,10 @@ def _sheet(ruleset, character: Character) -> dict:
               if level not in (None, False, "", "none")]
     kits = [{"key": key, "label": ruleset.kits[key]["labels"] if key in ruleset.kits else key,
              "count": count} for key, count in character.kits.items()]
-    return {"skills": skills, "psych": character.sheet.get("psych") or {}, "kits": kits}
+    psych = character.sheet.get("psych") or {}
+    traits = [{"key": key, "label": label, "value": psych.get(key)}
+              for key, label in ruleset.traits.items()]
+    return {"skills": skills, "psych": psych, "traits": traits, "kits": kits}
 
 
 def effect_view(event: Event, effect: Effect, game_s: float) -> dict:

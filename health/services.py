@@ -201,6 +201,36 @@ def character_act(*, character: Character, action: str, params: dict | None, by,
     _record(health=health, event=event, outcome=outcome, kind="action", what=action, by=by,
             now=now, detail={"params": params or {}, "as_narrator": as_narrator})
     _after_commit(health, event)
+    from combat.services.duels import duels_interrupted  # combat builds on health
+    duels_interrupted(character=character, event=event, action=action, now=now, by=by)
+    return outcome.events
+
+
+def characters_lock(character_ids) -> dict[int, HealthState]:
+    """Lock several characters' rows, always in id order: two fights over the same people
+    never wait on each other in a circle."""
+    rows = (HealthState.objects.select_for_update().select_related("character", "event")
+            .filter(pk__in=list(character_ids)).order_by("pk"))
+    return {health.pk: health for health in rows}
+
+
+def character_current(health: HealthState, event: Event, now) -> HealthState:
+    """Apply what is due on a locked row (before an interaction reads its state)."""
+    if _advance_locked(health, event, now, strict=True):
+        _after_commit(health, event)
+    return health
+
+
+def character_apply_rules(*, health: HealthState, event: Event, action: str, by, now,
+                          params: dict | None = None, detail: dict | None = None) -> list[dict]:
+    """An outcome the rules impose on a locked character (a duel's loser, a beating that
+    ends): journalled and published like any declared action."""
+    character_current(health, event, now)
+    outcome = event.rules().apply(health.as_core(), health.character.sheet, action,
+                                  event.game_time(now), params=params)
+    _record(health=health, event=event, outcome=outcome, kind="action", what=action, by=by,
+            now=now, detail={"params": params or {}, **(detail or {})})
+    _after_commit(health, event)
     return outcome.events
 
 

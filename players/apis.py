@@ -97,6 +97,12 @@ class RulesetApi(APIView):
             "skills": {k: {"label": s["labels"], "levels": s.get("levels")} for k, s in rs.skills.items()},
             "kits": {k: {"label": s["labels"]} for k, s in rs.kits.items()},
             "options": rs.options,
+            "traits": {k: {"label": label} for k, label in rs.traits.items()},
+            # What a phone may start against someone else, and the choices each needs.
+            "interactions": {k: {"label": i.get("labels", {"en": k}),
+                                 "kinds": {kind: {"label": spec["labels"]}
+                                           for kind, spec in (i.get("kinds") or {}).items()}}
+                             for k, i in rs.interactions.items()},
         })
 
 

@@ -15,6 +15,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from combat.services.schedule import fights_sweep
 from effects.services import effect_push
 from health.models import Treatment
 from health.selectors import character_snapshot, characters_for_snapshot
@@ -23,7 +24,9 @@ from health.services import (character_act, characters_sweep, treatment_abort,
 from rulesets import RuleRefused
 
 from .models import Character, Event
-from .rehearsal_file import CLOCK, NARRATOR, Script, Step, format_time, parse_time
+from .rehearsal_fights import FightSteps, describe_fight, fights_diff
+from .rehearsal_file import (CLOCK, FIGHT_KINDS, NARRATOR, Script, Step, StepFailed,
+                             format_time, parse_time)
 from .services import (character_create, clock_pause, clock_resume, event_create,
                        team_get_or_create)
 
@@ -34,12 +37,6 @@ START = datetime(2000, 1, 1, 9, 0, tzinfo=dt_timezone.utc)
 # completions and hits before timer expiries, so a sweep at the step's own instant
 # would wrongly win the tie (a first aid completed exactly at the deadline is in time).
 SWEEP_LEAD = timedelta(milliseconds=1)
-
-
-class StepFailed(Exception):
-    def __init__(self, lines: list[str]):
-        super().__init__("; ".join(lines))
-        self.lines = lines
 
 
 @dataclass
@@ -63,7 +60,9 @@ def rehearse(script: Script, write) -> Result:
             transaction.set_rollback(True)
 
 
-class _Player:
+class _Player(FightSteps):
+    start = START
+
     def __init__(self, script: Script, traveller, write):
         self.script = script
         self.traveller = traveller
@@ -81,6 +80,7 @@ class _Player:
             self.travel(step.at_s)
             try:
                 verdict = self.run(step)
+                fights_sweep()  # a union's window ending now ends after the step (a timer)
                 self.check(step)
             except StepFailed as exc:
                 self.write(_line(step, "FAILED"))
@@ -116,8 +116,14 @@ class _Player:
 
     def travel(self, at_s: int) -> None:
         instant = START + timedelta(seconds=at_s)
+        self.end_fights_before(instant)
+        self.sweep(instant)
+
+    def sweep(self, instant: datetime) -> None:
+        """What the server's sweepers do just before `instant`; then the clock reads it."""
         self.traveller.move_to(instant - SWEEP_LEAD)
         characters_sweep()
+        fights_sweep()
         self.traveller.move_to(instant)
 
     # Fetched again at every use, like a fresh API request: a medic's kits, a paused
@@ -134,7 +140,7 @@ class _Player:
     # -- actions ---------------------------------------------------------------------
     def run(self, step: Step) -> str:
         try:
-            getattr(self, f"_{step.kind}")(step)
+            note = getattr(self, f"_{step.kind}")(step)
         except RuleRefused as exc:
             if exc.code == step.expect_refused:
                 return f"refused as expected ({exc.code})"
@@ -142,8 +148,8 @@ class _Player:
             raise StepFailed([f"refused ({exc.code}): {exc.message('en')}{wanted}"]) from None
         if step.expect_refused:
             raise StepFailed([f"expected the refusal {step.expect_refused}, "
-                              "but the step was accepted"])
-        return "ok"
+                              "but the step was accepted" + (f" ({note})" if note else "")])
+        return f"ok ({note})" if note else "ok"
 
     def _expect(self, step: Step) -> None:
         pass  # nothing to play: the expectations are checked after every step
@@ -196,12 +202,13 @@ class _Player:
         now, event = timezone.now(), self.event()
         seen = {c.pk: (character_snapshot(c, now), c.kits)
                 for c in characters_for_snapshot(event, now, pk__in=self.ids.values())}
+        names = {key: c["name"] for key, c in self.script.characters.items()}
         lines = []
         for key, checks in step.expect.items():
             if key == CLOCK:
                 lines += _clock_diff(checks, event, now)
             else:
-                lines += _character_diff(key, checks, *seen[self.ids[key]])
+                lines += _character_diff(key, checks, *seen[self.ids[key]], names)
         if lines:
             raise StepFailed(lines)
 
@@ -215,7 +222,7 @@ def _clock_diff(checks: dict, event: Event, now) -> list[str]:
     return lines
 
 
-def _character_diff(key: str, checks: dict, snapshot: dict, kits: dict) -> list[str]:
+def _character_diff(key: str, checks: dict, snapshot: dict, kits: dict, names: dict) -> list[str]:
     """Only the fields the file names are compared; None means absent (no next
     transition, a timer not running, points hidden in this state)."""
     upcoming = snapshot["next"]
@@ -240,6 +247,8 @@ def _character_diff(key: str, checks: dict, snapshot: dict, kits: dict) -> list[
                 lines += _compare(f"{key}.{field}.{name}", wanted, got, time=field == "timers")
         elif field == "effects":
             lines += _compare(f"{key}.effects", sorted(want), seen["effects"])
+        elif field == "fights":
+            lines += fights_diff(key, want, snapshot["fights"], names, _compare)
         else:
             lines += _compare(f"{key}.{field}", want, seen[field], time=field == "next_in")
     return lines
@@ -278,6 +287,8 @@ def _describe(step: Step) -> tuple[str, str]:
     params = " " + ", ".join(f"{k}={_show(v)}" for k, v in step.params.items()) if step.params else ""
     if step.kind == "expect":
         return "", f"expect {', '.join(step.expect)}"
+    if step.kind in FIGHT_KINDS:
+        return step.by, describe_fight(step)
     if step.kind == "do":
         target = f" on {step.on}" if step.on != step.by else ""
         return step.by, f"{step.action}{target}{params}"

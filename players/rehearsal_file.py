@@ -15,14 +15,18 @@ from rulesets.messages import MESSAGES
 
 NARRATOR = "narrator"
 CLOCK = "clock"  # in `expect:`, the event's clock rather than a character
-ACTION_KINDS = ("do", "treat", "complete", "abort", "pause", "resume", "effect")
+# Fights between characters, played by a character (read in rehearsal_fights.py).
+FIGHT_KINDS = ("duel", "answer_duel", "union", "join_union", "acharnement", "stop_acharnement",
+               "search")
+ACTION_KINDS = ("do", "treat", "complete", "abort", "pause", "resume", "effect", *FIGHT_KINDS)
 NARRATOR_KINDS = {"pause", "resume", "effect"}
 MEDIC_KINDS = {"treat", "complete", "abort"}
-STEP_KEYS = {"at", "by", "on", "params", "expect", "expect_refused", *ACTION_KINDS}
+STEP_KEYS = {"at", "by", "on", "params", "weapon_in_hand", "expect", "expect_refused",
+             *ACTION_KINDS}
 EFFECT_KEYS = {"text", "duration", "to", "team", "everyone", "set_state"}
 CHARACTER_KEYS = {"name", "team", "sheet", "kits"}
 CHECK_KEYS = {"state", "inert", "next", "next_in", "timers", "points", "effects", "kits",
-              "values"}
+              "values", "fights"}
 CLOCK_KEYS = {"running", "game_time"}
 TIME = re.compile(r"^(?:(\d+):)?(\d+):(\d\d)$")
 
@@ -35,6 +39,14 @@ class ScriptError(Exception):
         self.problems = problems
 
 
+class StepFailed(Exception):
+    """A step that did not go as the file says, while it is played: one line per field."""
+
+    def __init__(self, lines: list[str]):
+        super().__init__("; ".join(lines))
+        self.lines = lines
+
+
 @dataclass(frozen=True)
 class Step:
     number: int                      # 1-based, as an organiser counts the list
@@ -45,6 +57,7 @@ class Step:
     action: str | None = None        # do/treat/complete/abort
     params: dict = field(default_factory=dict)
     effect: dict | None = None       # normalised: text, duration_s, to/team/everyone, set_state
+    fight: dict | None = None        # a fight step, normalised (rehearsal_fights.read_fight)
     expect: dict = field(default_factory=dict)
     expect_refused: str | None = None
 
@@ -230,10 +243,18 @@ class _Steps:
         if refused is not None and refused not in MESSAGES:
             raise ValueError(f"expect_refused: unknown refusal code '{refused}' "
                              f"(known: {', '.join(sorted(MESSAGES))})")
-        by, on = self.people(kind, raw)
         params = _mapping(raw.get("params"), "params")
         if params and kind not in ("do", "treat"):
             raise ValueError(f"'params' goes with do or treat, not {kind}")
+        if "weapon_in_hand" in raw and kind != "answer_duel":
+            raise ValueError("'weapon_in_hand' goes with answer_duel "
+                             "(in a duel step, write it inside duel: {...})")
+        if kind in FIGHT_KINDS:
+            from .rehearsal_fights import read_fight  # fights build on the steps read here
+            by, fight = read_fight(self, kind, raw)
+            return Step(number, at_s, kind, by=by, fight=fight, expect=expect,
+                        expect_refused=refused)
+        by, on = self.people(kind, raw)
         return Step(number, at_s, kind, by=by, on=on, action=self.action(kind, raw[kind]),
                     params=params, effect=self.effect(raw[kind]) if kind == "effect" else None,
                     expect=expect, expect_refused=refused)
@@ -343,3 +364,6 @@ class _Steps:
         effects = checks.get("effects", [])
         if not isinstance(effects, list) or not all(isinstance(t, str) for t in effects):
             raise ValueError(f"{where}.effects: a list of effect texts")
+        if "fights" in checks:
+            from .rehearsal_fights import check_fights
+            check_fights(self, f"{where}.fights", checks["fights"])

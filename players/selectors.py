@@ -65,3 +65,24 @@ def journal_entries(event: Event, *, after_id: int = 0, character_id: int | None
         newest = list(rows.order_by("-id")[:min(last, limit)])
         return newest[::-1]
     return rows.order_by("id")[:limit]
+
+
+def character_by_code(event_id: int, code: str) -> Character:
+    """The character of the event whose printed code (under its QR) this is."""
+    from rulesets import RuleRefused
+    wanted = (code or "").strip().upper()
+    # Codes are letters and digits; anything else (a NUL breaks PostgreSQL) matches no one.
+    found = (Character.objects.filter(event_id=event_id, code=wanted).first()
+             if wanted.isascii() and wanted.isalnum() else None)
+    if found is None:
+        raise RuleRefused("unknown_code", code=code)
+    return found
+
+
+def event_options(event: Event) -> list[dict]:
+    """Each option of the event's ruleset: its value here, the default, the choices."""
+    ruleset = event.rules().ruleset
+    values = event.rules().options
+    return [{"key": key, "value": values[key], "default": default,
+             "changed": values[key] != default, "choices": ruleset.option_choices.get(key)}
+            for key, default in ruleset.options.items()]

@@ -144,6 +144,7 @@ def clock_pause(*, event: Event, by) -> Event:
 def clock_resume(*, event: Event, by) -> Event:
     """Every countdown resumes where it was; timer tasks are queued again for the new
     wall-clock instants (those queued before the pause find nothing due and do nothing)."""
+    from combat.services.schedule import fights_schedule_on_commit
     from health.services import deadlines_schedule_on_commit
 
     event = Event.objects.select_for_update().get(pk=event.pk)
@@ -154,5 +155,31 @@ def clock_resume(*, event: Event, by) -> Event:
     event.save(update_fields=["clock_running_since"])
     journal_write(event=event, kind="clock", what="resumed", at=now, by=by)
     deadlines_schedule_on_commit(event=event)
+    fights_schedule_on_commit(event=event)
     publish_characters_on_commit(_all_character_ids(event))
     return event
+
+
+@transaction.atomic
+def character_psych_set(*, character: Character, psych: dict, by) -> Character:
+    """Narrators change the psychological traits (A16: integers, no automation); the
+    player reads them on their sheet."""
+    from health.services import snapshots_changed
+
+    event = character.event
+    traits = list(event.rules().options.get("psych_traits") or [])
+    unknown = sorted(set(psych) - set(traits))
+    if unknown:
+        raise RuleRefused("bad_input", detail=f"unknown trait(s) {', '.join(unknown)}; "
+                                              f"the traits are {', '.join(traits)}")
+    if any(isinstance(v, bool) or not isinstance(v, int) or not -100 <= v <= 100
+           for v in psych.values()):
+        raise RuleRefused("bad_input", detail="each trait is a whole number from -100 to 100")
+    character = Character.objects.select_for_update().get(pk=character.pk)
+    before = dict(character.sheet.get("psych") or {})
+    character.sheet = {**character.sheet, "psych": {**before, **psych}}
+    character.save(update_fields=["sheet"])
+    journal_write(event=event, kind="sheet", what="psych", at=timezone.now(), by=by,
+                  character=character, detail={"before": before, "after": character.sheet["psych"]})
+    snapshots_changed(character_ids=[character.pk])
+    return character

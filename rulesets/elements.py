@@ -4,7 +4,8 @@ misspelt parameter fails when the file is loaded, not in the middle of a game.
 
 An element is written `name` (no parameters), `{name: scalar}` (its main parameter) or
 `{name: {param: value, ...}}`. Any element also takes the conditions `when_option`,
-`unless_option`, `when_value`, `unless_value` and `when_option_is: {option: value}`.
+`unless_option`, `when_value`, `unless_value`, `when_param` (a true action parameter) and
+`when_option_is: {option: value}`.
 Values may be `$option`, `@param` (from the action) or `{by_level: {level: value}}`
 (the actor's skill level) or `{when_param: name, then: v, else: v}`.
 """
@@ -13,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-CONDITIONS = {"when_option", "unless_option", "when_value", "unless_value", "when_option_is"}
+CONDITIONS = {"when_option", "unless_option", "when_value", "unless_value", "when_option_is",
+              "when_param"}
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,8 @@ class Work:
             return False
         if "unless_value" in conditions and values.get(conditions["unless_value"]):
             return False
+        if "when_param" in conditions and not self.params.get(conditions["when_param"]):
+            return False
         for option, expected in (conditions.get("when_option_is") or {}).items():
             if options[option] != expected:
                 return False
@@ -138,6 +142,34 @@ def set_timer(work: Work, timer: str, after, keep: str = "replace",
         work.timers[timer] = due
         work.events.append({"kind": "timer_set", "timer": timer, "due": due, "at": work.at})
         run_elements(work, on_change or [])
+
+
+@element("postpone_timer", required={"timer", "after", "remember"})
+def postpone_timer(work: Work, timer: str, after, remember: str) -> None:
+    """Hold a running timer back until at least `after` seconds from now (a recovery
+    waits for the beating to end, A14), remembering in value `remember` where it stood
+    and where it was moved to, so that `restore_timer` can undo it."""
+    current = work.timers.get(timer)
+    if current is None:
+        return
+    set_timer(work, timer, after, keep="max")
+    set_values(work, **{remember: {"was": current, "moved_to": work.timers[timer]}})
+
+
+@element("restore_timer", required={"timer", "remember"})
+def restore_timer(work: Work, timer: str, remember: str) -> None:
+    """Undo `postpone_timer` when what held the timer stops early: the timer comes back
+    to where it stood (or now, if that has passed). A timer moved since by something else
+    (a new fall re-arming the recovery) keeps its new deadline."""
+    held = work.values.get(remember)
+    if not held:
+        return
+    set_values(work, **{remember: None})
+    if work.timers.get(timer) != held["moved_to"]:
+        return
+    work.timers[timer] = max(work.at, held["was"])
+    work.events.append({"kind": "timer_set", "timer": timer, "due": work.timers[timer],
+                        "at": work.at})
 
 
 @element("clear_timer", primary="timer", required={"timer"})

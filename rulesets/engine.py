@@ -64,6 +64,33 @@ class Rules:
         timer = self.ruleset.inert_timer
         return bool(timer and state.timers.get(timer, -1) > at)
 
+    def option(self, value):
+        """A ruleset parameter that may name an option (`$union_ratio`)."""
+        if isinstance(value, str) and value.startswith("$"):
+            return self.options[value[1:]]
+        return value
+
+    def point_value(self, state: CharacterState, sheet: dict, key: str) -> int | None:
+        """A score as it stands: the sheet's base minus the temporary loss, 0 in the states
+        that zero it (a Tired character fights at 0); None without a base."""
+        spec = self.ruleset.points[key]
+        base = int(sheet.get(spec["base"], 0)) if spec.get("base") else None
+        if base is None:
+            return None
+        if state.status in spec.get("zero_in", []):
+            return 0
+        return base - int(state.values.get(spec["loss"], 0)) if spec.get("loss") else base
+
+    def available(self, state: CharacterState, action_key: str) -> bool:
+        """Whether the action may be declared now: the state has an outcome for it and the
+        values it depends on allow it (no "back in game" for someone in game)."""
+        action = self.action_spec(action_key)
+        if state.status not in action["outcomes"]:
+            return False
+        if action.get("when_value") and not state.values.get(action["when_value"]):
+            return False
+        return not (action.get("unless_value") and state.values.get(action["unless_value"]))
+
     def skill_level(self, action_key: str, sheet: dict) -> str | None:
         skill = self.ruleset.actions[action_key].get("skill")
         if not skill:
@@ -115,6 +142,8 @@ class Rules:
             allowed = [self.ruleset.states[s]["labels"] for s in action["outcomes"]]
             raise RuleRefused("not_in_state", action=action["labels"], allowed=allowed,
                               state=self.ruleset.states[state.status]["labels"])
+        if not self.available(state, action_key):
+            raise RuleRefused("not_now", action=action["labels"])
         work = Work(self, state, sheet or {}, 0, params=params or {}, level=level)
         for requirement in action.get("requires", []):
             if work.resolve(requirement["when"]) and not work.resolve(requirement["value"]):

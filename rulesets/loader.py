@@ -15,7 +15,25 @@ from .elements import CONDITIONS, ELEMENTS, split_element
 from .messages import LANGUAGES, MESSAGES
 
 DATA_DIR = Path(__file__).parent / "data"
-ROLES = {"self", "medic", "narrator"}
+# `rules`: applied by the server itself as the outcome of an interaction (a duel's loser),
+# never declared from a phone.
+ROLES = {"self", "medic", "narrator", "rules"}
+
+# Interactions between characters: each key is one handler of the combat app, and each
+# parameter what it must name in the file. An unknown key or parameter fails at load.
+INTERACTIONS = {
+    "duel": {"score": "point", "in_states": "states", "confirm_within_s": "number",
+             "winner": "action", "loser": "action", "blocked_by_weapon": "weapons",
+             "cancelled_by": "hits"},
+    "union": {"ratio": "number", "window_s": "number", "in_states": "states",
+              "minority": "action", "took_part": "action"},
+    "acharnement": {"duration_s": "number", "kinds": "kinds", "victim_starts": "action",
+                    "victim_stops": "action", "attacker": "action"},
+    "firearm": {"hit": "action", "shooter": "action", "max_range_m": "number",
+                "load_skill": "skill"},
+    "search": {"searched": "action"},
+}
+WEAPONS = {"stunning", "wounding", "firearm"}
 PARAM_TYPES = {"bool": bool, "int": int, "str": str, "state": str}
 
 
@@ -41,6 +59,9 @@ class Ruleset:
     points: dict = field(default_factory=dict)
     inert_timer: str | None = None
     inert_cannot: list = field(default_factory=list)
+    interactions: dict = field(default_factory=dict)
+    flags: dict = field(default_factory=dict)
+    traits: dict = field(default_factory=dict)
 
     def skill_label(self, skill: str) -> dict:
         return self.skills.get(skill, {}).get("labels", {"en": skill})
@@ -148,7 +169,10 @@ class _Checker:
         if name == "enter" and not str(params["state"]).startswith("@") \
                 and params["state"] not in ctx["states"]:
             self.fail(f"{where}.enter", f"unknown state '{params['state']}'")
-        if name in ("set_timer", "clear_timer") and params["timer"] not in ctx["timers"]:
+        if name in ("postpone_timer", "restore_timer") and params["remember"] not in ctx["values"]:
+            self.fail(f"{where}.{name}", f"unknown value '{params['remember']}' (declare it under values)")
+        if name in ("set_timer", "clear_timer", "postpone_timer", "restore_timer") \
+                and params["timer"] not in ctx["timers"]:
             self.fail(f"{where}.{name}", f"unknown timer '{params['timer']}'")
         if name == "lose_points":
             if params["value"] not in ctx["values"]:
@@ -235,14 +259,73 @@ def load_ruleset(path: Path | str) -> Ruleset:
         c.labels(f"{where}.labels", c.need(where, point, "labels"))
         if point.get("loss") and point["loss"] not in values:
             c.fail(f"{where}.loss", f"unknown value '{point['loss']}'")
+        if point.get("recovers_with") and point["recovers_with"] not in timers:
+            c.fail(f"{where}.recovers_with", f"unknown timer '{point['recovers_with']}'")
         for status in point.get("zero_in", []) + point.get("hidden_in", []):
             if status not in states:
                 c.fail(where, f"unknown state '{status}'")
+    flags = data.get("flags") or {}
+    for name, flag_labels in flags.items():
+        if name not in values:
+            c.fail(f"flags.{name}", f"unknown value '{name}' (declare it under values)")
+        c.labels(f"flags.{name}", flag_labels)
+    traits = data.get("traits") or {}
+    for name, trait_labels in traits.items():
+        c.labels(f"traits.{name}", trait_labels)
+    interactions = data.get("interactions") or {}
+    for name, spec in interactions.items():
+        _check_interaction(c, f"interactions.{name}", name, spec,
+                           {**ctx, "actions": actions, "points": points, "skills": skills})
     return Ruleset(key=key, path=str(path), name=data["name"], initial_state=initial,
                    states=states, timers=timers, actions=actions, values=values,
                    options=options, option_choices=option_choices, skills=skills, kits=kits, capabilities=capabilities,
                    points=points, inert_timer=inert_timer,
-                   inert_cannot=data.get("inert_cannot", []))
+                   inert_cannot=data.get("inert_cannot", []), interactions=interactions,
+                   flags=flags, traits=traits)
+
+
+def _check_interaction(c: _Checker, where: str, name: str, spec, ctx: dict):
+    if name not in INTERACTIONS:
+        c.fail(where, f"unknown interaction (known: {', '.join(sorted(INTERACTIONS))})")
+    if not isinstance(spec, dict):
+        c.fail(where, "must be a mapping of parameters")
+    schema = INTERACTIONS[name]
+    for key in set(schema) - set(spec):
+        c.fail(where, f"missing parameter '{key}'")
+    for key, value in spec.items():
+        if key == "labels":
+            c.labels(f"{where}.labels", value)
+        elif key not in schema:
+            c.fail(where, f"unknown parameter '{key}'")
+        else:
+            _check_reference(c, f"{where}.{key}", schema[key], value, ctx)
+
+
+def _check_reference(c: _Checker, where: str, kind: str, value, ctx: dict):
+    named = {"action": "actions", "point": "points", "skill": "skills"}
+    if kind in named and value not in ctx[named[kind]]:
+        c.fail(where, f"unknown {kind} '{value}'")
+    if kind == "action" and "rules" not in ctx["actions"][value]["declared_by"]:
+        c.fail(where, f"action '{value}' must be declared_by rules")
+    if kind == "hits" and (not isinstance(value, list) or set(value) - set(ctx["actions"])):
+        c.fail(where, "a list of actions of this ruleset")
+    if kind == "states" and (not isinstance(value, list) or set(value) - set(ctx["states"])):
+        c.fail(where, "a list of states of this ruleset")
+    if kind == "weapons" and (not isinstance(value, (list, str)) or
+                              (isinstance(value, list) and set(value) - WEAPONS)):
+        c.fail(where, f"a list among {', '.join(sorted(WEAPONS))}, or an $option")
+    if kind == "number":
+        c.value_ref(where, value, ctx["options"])
+        if not (isinstance(value, (int, float)) or str(value).startswith("$")):
+            c.fail(where, "a number or an $option")
+    if kind == "kinds":
+        if not isinstance(value, dict) or not value:
+            c.fail(where, "a mapping of kinds")
+        for kind_name, kind_spec in value.items():
+            here = f"{where}.{kind_name}"
+            c.labels(f"{here}.labels", c.need(here, kind_spec, "labels"))
+            _check_reference(c, f"{here}.victim_in", "states", c.need(here, kind_spec, "victim_in"), ctx)
+            _check_reference(c, f"{here}.completes", "action", c.need(here, kind_spec, "completes"), ctx)
 
 
 def _check_action(c: _Checker, where: str, action: dict, ctx: dict, skills: dict, kits: dict):
@@ -265,6 +348,9 @@ def _check_action(c: _Checker, where: str, action: dict, ctx: dict, skills: dict
         if req["refusal"] not in MESSAGES:
             c.fail(f"{where}.requires[{i}].refusal", f"unknown message '{req['refusal']}'")
         c.value_ref(f"{where}.requires[{i}]", req, ctx["options"])
+    for key in ("when_value", "unless_value"):
+        if action.get(key) and action[key] not in ctx["values"]:
+            c.fail(f"{where}.{key}", f"unknown value '{action[key]}'")
     outcomes = c.need(where, action, "outcomes", dict)
     for status, elements in outcomes.items():
         if status not in ctx["states"]:

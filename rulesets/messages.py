@@ -34,6 +34,92 @@ MESSAGES = {
         "fr": "Vous n'avez plus de {kit} ; demandez-en aux organisateurs.",
         "es": "No te queda ningún {kit}; pide uno a la organización.",
     },
+    "not_now": {
+        "en": "{action} does not apply right now.",
+        "fr": "{action} ne s'applique pas en ce moment.",
+        "es": "{action} no se aplica ahora mismo.",
+    },
+    # Fights between characters (combat/services).
+    "not_in_this_game": {
+        "en": "There is no {what} in this game's rules.",
+        "fr": "Les règles de ce jeu n'ont pas de {what}.",
+        "es": "Las reglas de este juego no tienen {what}.",
+    },
+    "not_yourself": {
+        "en": "{what}: choose someone other than yourself.",
+        "fr": "{what} : choisissez quelqu'un d'autre que vous-même.",
+        "es": "{what}: elige a otra persona que no seas tú.",
+    },
+    "cannot_fight_now": {
+        "en": "{what}: {name} cannot take part now ({state}).",
+        "fr": "{what} : {name} ne peut pas y prendre part maintenant ({state}).",
+        "es": "{what}: {name} no puede participar ahora ({state}).",
+    },
+    "already_fighting": {
+        "en": "{name} is already in a {what}; finish it first.",
+        "fr": "{name} est déjà dans : {what} ; terminez-le d'abord.",
+        "es": "{name} ya está en: {what}; termínalo primero.",
+    },
+    "duel_armed_defender": {
+        "en": "No bare-hand fight against someone holding a {weapon} weapon: the duel does not happen.",
+        "fr": "Impossible de taper à main nue sur quelqu'un qui a une arme {weapon} en main : pas de duel.",
+        "es": "No se puede pelear sin armas contra quien tiene un arma {weapon} en la mano: no hay duelo.",
+    },
+    "not_your_turn": {
+        "en": "Only {name} can answer this.",
+        "fr": "Seul·e {name} peut y répondre.",
+        "es": "Solo {name} puede responder.",
+    },
+    "fight_closed": {
+        "en": "This {what} is over ({status}).",
+        "fr": "Ce {what} est terminé ({status}).",
+        "es": "Este {what} ya terminó ({status}).",
+    },
+    "challenge_lapsed": {
+        "en": "The challenge lapsed: it had to be confirmed within {seconds} s.",
+        "fr": "Le défi a expiré : il fallait le confirmer dans les {seconds} s.",
+        "es": "El desafío caducó: había que confirmarlo en {seconds} s.",
+    },
+    "union_outnumbered": {
+        "en": "Strength in numbers needs strictly more than {ratio} attackers per defender: {attackers} against {defenders}.",
+        "fr": "L'union fait la force demande plus du {ratio}× de combattants : {attackers} contre {defenders}.",
+        "es": "La unión hace la fuerza exige más de {ratio} atacantes por defensor: {attackers} contra {defenders}.",
+    },
+    "union_weapon_drawn": {
+        "en": "Strength in numbers works only bare-handed, when nobody has drawn a weapon.",
+        "fr": "L'union fait la force ne marche qu'à main nue, si personne n'a sorti d'arme.",
+        "es": "La unión hace la fuerza solo vale sin armas, si nadie ha sacado un arma.",
+    },
+    "no_union_against": {
+        "en": "No claim of strength in numbers is pending against {name}.",
+        "fr": "Aucune « union fait la force » n'est en cours contre {name}.",
+        "es": "No hay ninguna «unión hace la fuerza» en curso contra {name}.",
+    },
+    "not_searchable": {
+        "en": "{name} is not inert: only an inert character can be searched.",
+        "fr": "{name} n'est pas inerte : on ne peut fouiller qu'un personnage inerte.",
+        "es": "{name} no está inerte: solo se puede registrar a un personaje inerte.",
+    },
+    "firearm_not_held": {
+        "en": "You are not holding {item}.",
+        "fr": "Vous n'avez pas {item} en main.",
+        "es": "No tienes {item} en la mano.",
+    },
+    "firearm_empty": {
+        "en": "{item} is not loaded (no caps on the trigger): the shot does nothing.",
+        "fr": "{item} n'est pas chargée (pas de pétards) : le tir ne fait rien.",
+        "es": "{item} no está cargada (sin petardos): el disparo no hace nada.",
+    },
+    "firearm_loaded_already": {
+        "en": "{item} is already loaded.",
+        "fr": "{item} est déjà chargée.",
+        "es": "{item} ya está cargada.",
+    },
+    "firearm_out_of_range": {
+        "en": "A shot counts only under {max} m with no obstacle: this one does nothing.",
+        "fr": "Un tir ne compte qu'à moins de {max} m sans obstacle : celui-ci ne fait rien.",
+        "es": "Un disparo solo cuenta a menos de {max} m y sin obstáculos: este no hace nada.",
+    },
     "not_ready": {
         "en": "{action} is not finished: {remaining} s left.",
         "fr": "{action} n'est pas terminé : encore {remaining} s.",
@@ -119,6 +205,27 @@ MESSAGES = {
         "fr": "Le corps de la requête est imbriqué sur plus de {max_depth} niveaux.",
         "es": "El cuerpo de la petición tiene más de {max_depth} niveles de anidamiento.",
     },
+    # Objects with a tag (effects/items.py).
+    "unknown_item": {
+        "en": "No object of this game has the code '{code}'.",
+        "fr": "Aucun objet de ce jeu n'a le code « {code} ».",
+        "es": "Ningún objeto de este evento tiene el código «{code}».",
+    },
+    "item_used": {
+        "en": "{item} was already used: it works only once.",
+        "fr": "{item} a déjà été utilisé : il ne sert qu'une fois.",
+        "es": "{item} ya se usó: solo sirve una vez.",
+    },
+    "item_not_usable": {
+        "en": "{item} cannot be used this way.",
+        "fr": "{item} ne s'utilise pas ainsi.",
+        "es": "{item} no se usa así.",
+    },
+    "item_self_only": {
+        "en": "{item} applies to whoever handles it: only a medicine can be given to someone else.",
+        "fr": "{item} s'applique à qui le manipule : seul un médicament peut être donné à quelqu'un d'autre.",
+        "es": "{item} se aplica a quien lo manipula: solo un medicamento puede darse a otra persona.",
+    },
 }
 
 STATUS_WORDS = {
@@ -142,6 +249,11 @@ def render(code: str, params: dict, lang: str) -> str:
         else:
             words[key] = pick(value, lang)
     return pick(MESSAGES[code], lang).format(**words)
+
+
+def labels(code: str, **params) -> dict:
+    """A message in every language, for a label shown later (a missed shot)."""
+    return {lang: render(code, params, lang) for lang in LANGUAGES}
 
 
 class RuleRefused(Exception):

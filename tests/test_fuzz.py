@@ -16,6 +16,7 @@ from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 
 from config.wsgi import application
+from effects.items import item_create
 from effects.services import effect_push
 from health.services import character_act, treatment_start
 
@@ -23,7 +24,8 @@ pytestmark = pytest.mark.django_db
 
 EXAMPLES = 8  # per operation, mode and role: about a thousand requests in all
 # An Idempotency-Key header, sometimes, sometimes too long (the schema cannot declare it).
-IDEMPOTENCY_KEYS = st.one_of(st.none(), st.from_regex(r"[ -~]{1,120}", fullmatch=True))
+# Printable keys; an HTTP header value cannot start with a space (clients refuse to send it).
+IDEMPOTENCY_KEYS = st.one_of(st.none(), st.from_regex(r"[!-~][ -~]{0,119}", fullmatch=True))
 
 
 @contextmanager
@@ -50,8 +52,10 @@ def game(clock, settings, tmp_path, event, narrator_user, player, medic):
                                 by=medic.user)
     effect, = effect_push(event=event, characters=[player], text="Effet : froid",
                           duration_s=None, set_state=None, by=narrator_user)
+    item = item_create(event=event, by=narrator_user, name="Fiole", kind="medicine",
+                       single_use=False, secret_text="Effet : sommeil")
     return {"event_id": event.pk, "treatment_id": treatment.pk, "effect_id": effect.pk,
-            "code": player.code, "key": event.ruleset}
+            "code": player.code, "item_code": item.code, "key": event.ruleset}
 
 
 def signed_in(user) -> tuple[dict, dict]:

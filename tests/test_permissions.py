@@ -10,6 +10,9 @@ from django.contrib.auth import get_user_model
 from django.urls import URLResolver, get_resolver, resolve
 from rest_framework.test import APIClient
 
+from effects.items import item_create
+from combat.services.beatings import acharnement_start
+from combat.services.duels import duel_propose
 from effects.services import effect_push
 from helpers import MEDIC_SHEET, act, client_for, snapshot, start_treatment
 from health.models import Treatment
@@ -383,6 +386,10 @@ def its_player_and_narrators(ok):
     return expect(player=ok, narrator=ok)
 
 
+def its_player(ok):
+    return expect(player=ok, narrator=403)
+
+
 def its_medic(ok, narrator=403):
     """A narrator sees the medic's character but may not treat in the medic's name."""
     return expect(medic=ok, narrator=narrator)
@@ -415,6 +422,9 @@ MATRIX = [
      narrators(200)),
     (EVENT + "effects/", "post", "/api/events/{event}/effects/",
      {"text": "Effet : sommeil", "everyone": True}, narrators(201)),
+    (EVENT + "items/", "get", "/api/events/{event}/items/", None, narrators(200)),
+    (EVENT + "items/", "post", "/api/events/{event}/items/",
+     {"name": "Fiole", "kind": "medicine", "secret_text": "Effet : sommeil"}, narrators(201)),
     ("api/effects/<int:effect_id>/", "delete", "/api/effects/{effect}/", None, narrators(200)),
     (CHARACTER, "get", "/api/characters/{player}/", None, its_player_and_narrators(200)),
     (CHARACTER + "actions/", "post", "/api/characters/{player}/actions/",
@@ -431,6 +441,34 @@ MATRIX = [
      None, its_medic(200)),
     (CHARACTER + "treatments/", "post", "/api/characters/{medic}/treatments/",
      {"patient_code": "{other_code}", "action": "metabolic_analysis"}, its_medic(201)),
+    (CHARACTER + "items/<str:item_code>/", "get", "/api/characters/{player}/items/{item}/", None,
+     its_player_and_narrators(200)),
+    (CHARACTER + "items/<str:item_code>/use/", "post",
+     "/api/characters/{player}/items/{item}/use/", {}, its_player_and_narrators(200)),
+    (EVENT + "options/", "get", "/api/events/{event}/options/", None, narrators(200)),
+    (CHARACTER + "psych/", "post", "/api/characters/{player}/psych/", {"psych": {"humeur": 1}},
+     narrators(200)),
+    # Fights: a player acts as their own character only; a narrator is refused (403).
+    (CHARACTER + "duels/", "post", "/api/characters/{player}/duels/",
+     {"opponent_code": "{other_code}"}, its_player(201)),
+    ("api/duels/<int:duel_id>/answer/", "post", "/api/duels/{duel}/answer/", {"accept": False},
+     its_medic(200)),
+    (CHARACTER + "unions/", "post", "/api/characters/{player}/unions/",
+     {"defender_codes": ["{other_code}"], "weapon_drawn": False}, its_player(409)),
+    (CHARACTER + "unions/join/", "post", "/api/characters/{player}/unions/join/",
+     {"defender_code": "{other_code}"}, its_player(409)),
+    (CHARACTER + "acharnements/", "post", "/api/characters/{player}/acharnements/",
+     {"victim_code": "{other_code}", "kind": "teeth"}, its_player(400)),
+    ("api/acharnements/<int:acharnement_id>/stop/", "post", "/api/acharnements/{acharnement}/stop/",
+     None, its_medic(200)),
+    (CHARACTER + "search/", "post", "/api/characters/{player}/search/",
+     {"target_code": "{other_code}", "location": "les bottes"}, its_player(409)),
+    (CHARACTER + "firearms/<str:code>/take/", "post", "/api/characters/{player}/firearms/{gun}/take/",
+     None, its_player(200)),
+    (CHARACTER + "firearms/<str:code>/load/", "post", "/api/characters/{player}/firearms/{gun}/load/",
+     None, its_player(403)),
+    (CHARACTER + "firearms/<str:code>/shoot/", "post", "/api/characters/{player}/firearms/{gun}/shoot/",
+     {"victim_code": "{other_code}", "distance_m": 5, "obstacle": False}, its_player(409)),
     (TREATMENT, "get", "/api/treatments/{treatment}/", None, its_medic(200, narrator=404)),
     (TREATMENT + "complete/", "post", "/api/treatments/{treatment}/complete/", None,
      its_medic(200, narrator=404)),
@@ -445,6 +483,8 @@ MATRIX = [
     ("api/docs/", "get", "/api/docs/", None, everyone(200)),
     ("login/<str:token>", "get", "/login/{token}", None, everyone(302)),
     ("events/<int:event_id>/sheets/", "get", "/events/{event}/sheets/", None,
+     expect(anonymous=302, narrator=200)),
+    ("events/<int:event_id>/labels/", "get", "/events/{event}/labels/", None,
      expect(anonymous=302, narrator=200)),
     ("manifest.webmanifest", "get", "/manifest.webmanifest", None, everyone(200)),
     ("sw.js", "get", "/sw.js", None, everyone(200)),
@@ -488,7 +528,7 @@ def test_every_route_and_method_has_a_row():
 def test_each_row_names_its_route_and_every_role(route, method, url, body, expected):
     assert set(expected) == set(ROLES)
     match = resolve(url.format(event=1, player=1, medic=1, treatment=1, effect=1, code="ABC",
-                               token="t"))
+                               item="ITEM", token="t", duel=1, acharnement=1, gun="GUN"))
     assert match.route == route or (route in PREFIXES and match.route.startswith(route))
 
 
@@ -505,12 +545,23 @@ def world(clock, settings, tmp_path, event, narrator_user, player, other_player,
                                 by=medic.user)
     effect, = effect_push(event=event, characters=[player], text="Effet : froid",
                           duration_s=None, set_state=None, by=narrator_user)
+    item = item_create(event=event, by=narrator_user, name="Dague", kind="tag",
+                       tag_text="Effet : qui la touche a froid", effect_text="Effet : froid")
+    eve = character_create(event=event, name="Eve", sheet={"combat_base": 2}, by=narrator_user)
+    fred = character_create(event=event, name="Fred", sheet={"combat_base": 2}, by=narrator_user)
+    duel = duel_propose(challenger=eve, opponent_code=medic.code, by=eve.user)
+    character_act(character=fred, action="set_state", params={"state": "tired"},
+                  by=narrator_user, as_narrator=True)
+    beating = acharnement_start(attacker=medic, victim_code=fred.code, kind="bare_hands",
+                                by=medic.user)
+    gun = item_create(event=event, by=narrator_user, name="Revolver", kind="firearm")
     clock.advance(60)  # the first aid may now be completed
     users = {"player": player.user, "other_player": other_player.user, "medic": medic.user,
              "stranger": stranger, "narrator": narrator_user}
     return users, {"event": event.pk, "player": player.pk, "medic": medic.pk,
                    "code": player.code, "other_code": other_player.code,
-                   "treatment": treatment.pk, "effect": effect.pk,
+                   "treatment": treatment.pk, "effect": effect.pk, "item": item.code,
+                   "duel": duel.pk, "acharnement": beating.pk, "gun": gun.code,
                    "token": login_token_issue(event=event, user=player.user)}
 
 
@@ -519,6 +570,8 @@ def _fill(value, world):
         return value.format(**world)
     if isinstance(value, dict):
         return {k: _fill(v, world) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_fill(v, world) for v in value]
     return value
 
 

@@ -1,4 +1,5 @@
-"""A snapshot costs the same few queries however long the game has run."""
+"""A snapshot costs the same few queries however long the game has run and however many
+fights the character has been in."""
 from __future__ import annotations
 
 import pytest
@@ -6,7 +7,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from combat.services.duels import duel_answer, duel_propose
+from combat.services.schedule import fights_sweep
+from combat.services.unions import union_claim
 from effects.services import effect_push
+from players.services import character_create
 from health.selectors import character_for_snapshot, character_snapshot
 from health.services import character_act
 
@@ -29,4 +34,17 @@ def test_snapshot_queries_do_not_grow_with_effects_or_journal(clock, event, play
         character_act(character=player, action="hit_stunning", params={}, by=narrator_user,
                       as_narrator=True)
         clock.advance(30)
-    assert queries_for_snapshot(player) == fresh == 4
+    clock.advance(61)                       # past the last stun's inert minute
+    for i in range(3):
+        rival = character_create(event=event, name=f"Rival {i}", sheet={"combat_base": 1},
+                                 by=narrator_user)
+        duel = duel_propose(challenger=rival, opponent_code=player.code, by=rival.user)
+        duel_answer(duel=duel, defender=player, accept=False, weapon_in_hand=None, by=player.user)
+        gang = [character_create(event=event, name=f"Gang {i}-{n}", sheet={"combat_base": 2},
+                                 by=narrator_user) for n in range(4)]
+        union_claim(claimant=gang[0], attacker_codes=[g.code for g in gang[1:]],
+                    defender_codes=[player.code], weapon_drawn=False, by=gang[0].user)
+        clock.advance(5)
+        fights_sweep()
+        clock.advance(61)                   # Alice, beaten, is no longer inert
+    assert queries_for_snapshot(player) == fresh == 7

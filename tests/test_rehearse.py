@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
+from combat.models import Acharnement, Duel, Union
 from health.models import Treatment
 from players.models import Character, Event, JournalEntry
 
@@ -45,7 +46,9 @@ def write(tmp_path, steps: str, name="t.yaml") -> Path:
 def test_the_examples_are_shipped():
     names = {p.name for p in EXAMPLES}
     assert {"gn_fr_wound_first_aid_coma.yaml", "gn_fr_surgery.yaml", "gn_fr_pause.yaml",
-            "gn_fr_stun_and_recovery.yaml", "gn_fr_effects.yaml"} <= names
+            "gn_fr_stun_and_recovery.yaml", "gn_fr_effects.yaml", "gn_fr_duels.yaml",
+            "gn_fr_union.yaml", "gn_fr_acharnement.yaml",
+            "gn_fr_search_and_out_of_game.yaml"} <= names
 
 
 @pytest.mark.django_db
@@ -58,11 +61,10 @@ def test_every_example_passes(path):
 
 @pytest.mark.django_db
 def test_the_database_is_left_unchanged():
-    counts = [Event.objects.count(), Character.objects.count(), Treatment.objects.count(),
-              JournalEntry.objects.count()]
+    models = [Event, Character, Treatment, JournalEntry, Duel, Union, Acharnement]
+    counts = [model.objects.count() for model in models]
     rehearse(*EXAMPLES)
-    assert [Event.objects.count(), Character.objects.count(), Treatment.objects.count(),
-            JournalEntry.objects.count()] == counts
+    assert [model.objects.count() for model in models] == counts
 
 
 @pytest.mark.django_db
@@ -208,3 +210,170 @@ def test_the_documented_example_passes(tmp_path):
     path = tmp_path / "doc.yaml"
     path.write_text(example, encoding="utf-8")
     assert "All 14 steps of 1 file(s) passed." in rehearse(path)
+
+
+# -- fights between characters -------------------------------------------------------
+FIGHTERS = """\
+event: {name: Test, ruleset: gn_fr}
+characters:
+  alice: {name: Alice, sheet: {combat_base: 3}}
+  bruno: {name: Bruno, sheet: {combat_base: 2}}
+  carol: {name: Carol, sheet: {combat_base: 2}}
+  denis: {name: Denis, sheet: {combat_base: 2}}
+  emile: {name: Emile, sheet: {combat_base: 2}}
+steps:
+"""
+
+
+def fight(tmp_path, steps: str, name="f.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(FIGHTERS + steps, encoding="utf-8")
+    return path
+
+
+@pytest.mark.django_db
+def test_fight_steps_play_through_the_combat_services(tmp_path):
+    path = fight(tmp_path, """\
+  - {at: "0:00", by: alice, duel: {opponent: bruno}}
+  - at: "0:00"
+    expect:
+      alice: {points: {combat_score: 2}, fights: [{kind: duel, role: challenger, other: bruno, result: won}]}
+      bruno: {state: tired, fights: [{kind: duel, role: defender, status: resolved, result: lost}]}
+  - {at: "1:00", by: carol, duel: {opponent: denis, answer: pending}}
+  - {at: "1:20", by: denis, answer_duel: decline}
+  - {at: "1:20", expect: {carol: {state: healthy, fights: [{kind: duel, status: declined, result: null}]}}}
+  - {at: "2:00", by: carol, union: {attackers: [denis, emile, alice], defenders: [bruno]}}
+  # nothing until 10:02: the union still ended at 2:03, and Bruno's ten minutes from there
+  - {at: "12:02", expect: {bruno: {state: tired, next_in: "0:01"}}}
+  - {at: "12:03", expect: {bruno: {state: healthy}, carol: {fights: []}}}
+  - {at: "13:00", by: alice, do: hit_stunning}
+  - {at: "13:00", by: alice, do: hit_stunning}
+  - {at: "13:00", by: alice, do: hit_stunning}     # 3 - 3 = 0: Tired and inert
+  - {at: "13:00", by: bruno, search: {target: alice, location: boots, strip: true}}
+  - {at: "13:00", by: bruno, acharnement: {victim: alice, kind: bare_hands}}
+  - {at: "14:00", by: bruno, stop_acharnement: true}
+  - at: "14:00"
+    expect:
+      alice: {state: tired, next_in: "9:00", values: {naked: true},
+              fights: [{kind: acharnement, role: victim, other: bruno, type: bare_hands, status: stopped}]}
+""")
+    output = rehearse(path)
+    assert "All 15 steps of 1 file(s) passed." in output
+    assert "    0:00  alice      duel bruno: bruno accepts  ok (alice won, bruno lost)" in output
+    assert "1:20  denis      answer_duel decline  ok (declined)" in output
+    assert "2:00  carol      union with denis, emile, alice against bruno  " \
+           "ok (4 against 1, resolves at 2:03)" in output
+    assert "13:00  bruno      acharnement bare_hands on alice  ok (ends at 18:00)" in output
+    assert "13:00  bruno      search alice (boots), strip  ok" in output
+
+
+@pytest.mark.django_db
+def test_an_acharnement_ends_at_its_own_instant(tmp_path):
+    # Alice's recovery (10:00) waits for the beating (5:00 to 10:00): at 10:00 the beating
+    # completes first, so she is Wounded, and her coma is due 15 minutes after 10:00.
+    path = fight(tmp_path, """\
+  - {at: "0:00", by: alice, do: hit_stunning}
+  - {at: "0:00", by: alice, do: hit_stunning}
+  - {at: "0:00", by: alice, do: hit_stunning}
+  - {at: "5:00", by: bruno, acharnement: {victim: alice, kind: bare_hands}}
+  - {at: "20:00", expect: {alice: {state: wounded, next: coma, next_in: "5:00"}}}
+""")
+    assert "passed" in rehearse(path)
+
+
+@pytest.mark.django_db
+def test_a_wrong_fights_expectation_names_the_entry_and_the_field(tmp_path):
+    path = fight(tmp_path, """\
+  - {at: "0:00", by: alice, duel: bruno}
+  - {at: "0:00", expect: {bruno: {fights: [{kind: duel, other: alice, result: won}]}}}
+""")
+    output, error = failing(path)
+    assert "bruno.fights[1].result: expected won, got lost" in output
+    assert "bruno.fights[1].other" not in output        # Alice is right
+    assert "f.yaml: step 2 at 0:00 failed: bruno.fights[1].result: expected won, got lost" in error
+
+
+@pytest.mark.django_db
+def test_a_wrong_number_of_fights_lists_what_the_character_sees(tmp_path):
+    path = fight(tmp_path, """\
+  - {at: "0:00", by: alice, duel: bruno}
+  - {at: "5:00", expect: {alice: {fights: []}}}
+""")
+    output, _ = failing(path)
+    assert "alice.fights: expected 0 fight(s), got 1: duel challenger resolved won with Bruno" in output
+
+
+@pytest.mark.django_db
+def test_a_duel_refused_by_a_weapon_in_hand_is_a_refusal(tmp_path):
+    accepted = fight(tmp_path, '  - {at: "0:00", by: alice, duel: {opponent: bruno, '
+                               'weapon_in_hand: stunning}}\n')
+    output, error = failing(accepted)
+    assert "refused (duel_armed_defender): The duel did not happen: the defender holds a weapon." \
+           in output
+    assert "step 1 at 0:00" in error
+    expected = fight(tmp_path, """\
+  - {at: "0:00", by: alice, duel: {opponent: bruno, weapon_in_hand: stunning}, expect_refused: duel_armed_defender}
+  - {at: "0:00", expect: {alice: {state: healthy, fights: [{status: refused, reason: duel_armed_defender}]}}}
+""", name="g.yaml")
+    assert "refused as expected (duel_armed_defender)" in rehearse(expected)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("steps, message", [
+    ('  - {at: "0:00", by: bruno, answer_duel: accept}\n', "nobody challenged bruno to a duel"),
+    ('  - {at: "0:00", by: alice, stop_acharnement: true}\n', "alice never started an acharnement"),
+    ('  - {at: "0:00", by: alice, union: {attackers: [carol, denis], defenders: [bruno]}}\n',
+     "refused (union_outnumbered): Strength in numbers needs strictly more than 3 attackers "
+     "per defender: 3 against 1."),
+])
+def test_a_fight_step_that_cannot_be_played_fails(tmp_path, steps, message):
+    output, _ = failing(fight(tmp_path, steps))
+    assert message in output
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("steps, message", [
+    ('  - {at: "0:00", by: alice, duel: {opponent: carol}}\n',
+     "t.yaml: step 1: duel.opponent: unknown character 'carol'"),
+    ('  - {at: "0:00", by: narrator, duel: bruno}\n',
+     "step 1: duel is played by a character: write 'by: <character key>'"),
+    ('  - {at: "0:00", by: alice, duel: bruno, on: bruno}\n', "step 1: duel takes no 'on'"),
+    ('  - {at: "0:00", by: alice, duel: {opponent: bruno, answer: maybe}}\n',
+     "step 1: duel.answer: accept, decline or pending, not 'maybe'"),
+    ('  - {at: "0:00", by: alice, duel: {opponent: bruno, weapon: stunning}}\n',
+     "step 1: duel: unknown key(s) weapon"),
+    ('  - {at: "0:00", by: alice, duel: {opponent: bruno, weapon_in_hand: spoon}}\n',
+     "step 1: duel.weapon_in_hand: one of none, stunning, wounding, firearm, not 'spoon'"),
+    ('  - {at: "0:00", by: alice, duel: {opponent: bruno, answer: pending, weapon_in_hand: stunning}}\n',
+     "step 1: duel.weapon_in_hand goes with an accepted duel"),
+    ('  - {at: "0:00", by: bruno, answer_duel: yes}\n', "step 1: answer_duel: accept or decline, not 'yes'"),
+    ('  - {at: "0:00", by: alice, do: hit_stunning, weapon_in_hand: stunning}\n',
+     "step 1: 'weapon_in_hand' goes with answer_duel"),
+    ('  - {at: "0:00", by: alice, union: {attackers: [bruno]}}\n',
+     "step 1: union.defenders: a list of character keys"),
+    ('  - {at: "0:00", by: alice, union: {defenders: [bruno], weapon_drawn: "no"}}\n',
+     "step 1: union.weapon_drawn: true or false"),
+    ('  - {at: "0:00", by: alice, join_union: [bruno]}\n',
+     "step 1: join_union (the key of a defender): a character key"),
+    ('  - {at: "0:00", by: alice, acharnement: {victim: bruno, kind: spoon}}\n',
+     "step 1: acharnement.kind: one of bare_hands, wounding_weapon"),
+    ('  - {at: "0:00", by: alice, stop_acharnement: bruno}\n', "step 1: write 'stop_acharnement: true'"),
+    ('  - {at: "0:00", by: alice, search: {target: bruno}}\n', "step 1: search.location: where the searcher looks"),
+    ('  - {at: "0:00", by: alice, search: {target: bruno, location: boots, strip: everything}}\n',
+     "step 1: search.strip: true or false"),
+    ('  - {at: "0:00", expect: {alice: {fights: {kind: duel}}}}\n', "step 1: expect.alice.fights: a list of fights"),
+    ('  - {at: "0:00", expect: {alice: {fights: [{kind: brawl}]}}}\n',
+     "step 1: expect.alice.fights[1].kind: one of duel, union, acharnement"),
+    ('  - {at: "0:00", expect: {alice: {fights: [{kind: duel}, {winner: alice}]}}}\n',
+     "step 1: expect.alice.fights[2]: unknown key(s) winner"),
+    ('  - {at: "0:00", expect: {alice: {fights: [{other: zoe}]}}}\n',
+     "step 1: expect.alice.fights[1].other: unknown character 'zoe'"),
+    ('  - {at: "0:00", expect: {alice: {fights: [{ends_in: 3}]}}}\n',
+     "step 1: expect.alice.fights[1].ends_in 3 is not a time"),
+    ('  - {at: "0:00", expect: {alice: {fights: [{type: kicks}]}}}\n',
+     "step 1: expect.alice.fights[1].type: one of bare_hands, wounding_weapon"),
+])
+def test_a_malformed_fight_step_fails_with_the_step_number_before_playing(tmp_path, steps, message):
+    output, error = failing(write(tmp_path, steps))
+    assert message in error
+    assert output == ""

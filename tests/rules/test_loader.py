@@ -284,3 +284,50 @@ def test_missing_required_top_field(tmp_path):
     del data["actions"]
     message = load_error(tmp_path, data)
     assert "(top)" in message and "missing field 'actions'" in message
+
+
+# -- interactions between characters ------------------------------------------------
+
+def test_unknown_interaction_fails_at_load(tmp_path):
+    data = gn_fr_data()
+    data["interactions"]["arm_wrestling"] = {"winner": "duel_won"}
+    message = load_error(tmp_path, data)
+    assert "interactions.arm_wrestling" in message and "unknown interaction" in message
+
+
+@pytest.mark.parametrize("change, where, problem", [
+    (lambda d: d["interactions"]["duel"].update(winner="duel_wonn"), "interactions.duel.winner",
+     "unknown action 'duel_wonn'"),
+    (lambda d: d["interactions"]["duel"].update(score="charisma"), "interactions.duel.score",
+     "unknown point 'charisma'"),
+    (lambda d: d["interactions"]["duel"].pop("loser"), "interactions.duel", "missing parameter 'loser'"),
+    (lambda d: d["interactions"]["union"].update(ratio="$union_ratioo"), "interactions.union.ratio",
+     "unknown option 'union_ratioo'"),
+    (lambda d: d["interactions"]["union"].update(in_states=["healthy", "sleepy"]),
+     "interactions.union.in_states", "a list of states"),
+    (lambda d: d["interactions"]["firearm"].update(load_skill="juggling"),
+     "interactions.firearm.load_skill", "unknown skill 'juggling'"),
+    (lambda d: d["interactions"]["acharnement"]["kinds"]["bare_hands"].update(completes="hit_stunning"),
+     "interactions.acharnement.kinds.bare_hands.completes", "must be declared_by rules"),
+    (lambda d: d["interactions"]["search"].update(swiftly=True), "interactions.search",
+     "unknown parameter 'swiftly'"),
+])
+def test_a_broken_interaction_names_its_field(tmp_path, change, where, problem):
+    data = gn_fr_data()
+    change(data)
+    message = load_error(tmp_path, data)
+    assert where in message and problem in message, message
+
+
+def test_postponing_a_timer_needs_a_declared_value(tmp_path):
+    data = gn_fr_data()
+    data["actions"]["acharnement_started"]["outcomes"]["tired"][1]["postpone_timer"]["remember"] = "nowhere"
+    message = load_error(tmp_path, data)
+    assert "postpone_timer" in message and "unknown value 'nowhere'" in message
+
+
+def test_a_role_the_server_does_not_know_fails(tmp_path):
+    data = gn_fr_data()
+    data["actions"]["duel_won"]["declared_by"] = ["referee"]
+    message = load_error(tmp_path, data)
+    assert "actions.duel_won.declared_by" in message

@@ -68,6 +68,9 @@ function defaultRoute() {
   const patient = new URLSearchParams(location.search).get("patient");
   const medicCharacter = me.characters.find((c) => c.medic);
   if (patient && medicCharacter) return `#/medic/${medicCharacter.id}?patient=${patient}`;
+  // A label scanned with the phone's own camera app opens the object on the player's screen.
+  const object = new URLSearchParams(location.search).get("object");
+  if (object && me.characters.length) return `#/player/${me.characters[0].id}?object=${encodeURIComponent(object)}`;
   if (me.characters.length) return `#/player/${me.characters[0].id}`;
   const narrated = me.events.find((e) => e.roles.includes("narrator"));
   return narrated ? `#/narrator/${narrated.id}` : null;

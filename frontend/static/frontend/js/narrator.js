@@ -5,6 +5,7 @@ import { get, send } from "./api.js";
 import { countdownElement, startTicking } from "./countdown.js";
 import { t } from "./i18n.js";
 import { Live, withEffect } from "./live.js";
+import { optionsPanel, psychPanel } from "./narrator_panels.js";
 import { confirmButton, h, mount } from "./util.js";
 
 export async function show(root, { id, me, context }) {
@@ -48,9 +49,10 @@ export async function show(root, { id, me, context }) {
       h("option", { value: "" }, t("Correct…")), stateOptions());
     return h("tr", { dataset: { character: cid } },
       h("td", {}, h("input", { type: "checkbox", checked: selected.has(cid), "aria-label": snap.character.name,
-        onchange: (e) => { if (e.target.checked) selected.add(cid); else selected.delete(cid); } })),
+        onchange: (e) => { if (e.target.checked) selected.add(cid); else selected.delete(cid); showTraits(); } })),
       h("td", {}, h("strong", {}, snap.character.name), h("div", { class: "muted" }, snap.character.team || ""), correction),
       h("td", { class: `row-state severity-${Math.min(snap.state.severity, 4)}` }, snap.state.label,
+        (snap.flags || []).map((flag) => h("div", { class: "flag" }, flag.label)),
         snap.effects.length ? h("div", { class: "muted" }, snap.effects.map((e) => e.text).join(" · ")) : null),
       h("td", {}, snap.next ? [countdownElement("span", snap.next, snap), h("div", { class: "muted" }, "→ ", snap.next.leads_to.label)] : "—"));
   }
@@ -102,6 +104,7 @@ export async function show(root, { id, me, context }) {
       h("button", { type: "button", onclick: loadJournal }, journal ? t("Refresh") : t("Show the journal")),
       h("a", { class: "button", href: `/api/events/${id}/journal.csv` }, t("Export CSV")),
       h("a", { class: "button", href: `/events/${id}/sheets/`, target: "_blank" }, t("Print the character sheets")),
+      h("a", { class: "button", href: `/events/${id}/labels/`, target: "_blank" }, t("Print the object labels")),
       journal ? h("ol", { class: "journal" }, journal.map((line) => h("li", {},
         h("span", { class: "muted" }, new Date(line.at).toLocaleTimeString()), " ", line.who, " · ", line.kind, " · ", line.what,
         line.character ? ` · ${line.character}` : "",
@@ -120,7 +123,18 @@ export async function show(root, { id, me, context }) {
       h("section", { class: "card table-wrap" }, h("table", {},
         h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("Character")), h("th", {}, t("State")), h("th", {}, t("Next")))),
         h("tbody", {}, visible().map(row)))),
-      effectForm(), journalPanel());
+      effectForm(), traits, journalPanel(), options);
+    showTraits();
+  }
+
+  // Kept across redraws: the options stay open, and ticking a box does not redraw (and
+  // wipe) the effect being typed.
+  const options = optionsPanel(id);
+  const traits = h("div", {});
+
+  function showTraits() {
+    const one = selected.size === 1 && ruleset ? characters.get([...selected][0]) : null;
+    mount(traits, one ? psychPanel(one, ruleset.traits, write) : null);
   }
 
   function apply(message_) {

@@ -6,6 +6,8 @@ import { get, send } from "./api.js";
 import { alertNow, keepAwake, warnBeforeDeadline } from "./alerts.js";
 import { countdownElement, startTicking } from "./countdown.js";
 import { t } from "./i18n.js";
+import { fightTools, fightsCard } from "./fights.js";
+import { objectPanel } from "./items.js";
 import { Live, withEffect } from "./live.js";
 import { recall, remember } from "./store.js";
 import { confirmButton, h, mount } from "./util.js";
@@ -29,6 +31,7 @@ function stateCard(snap) {
       h("li", {}, timer.label, " ", countdownElement("span", timer, snap)))));
   }
   if (state.inert) card.append(h("p", { class: "inert" }, t("Inert: stay on the ground.")));
+  for (const flag of snap.flags || []) card.append(h("p", { class: "flag" }, flag.label));
   return card;
 }
 
@@ -43,7 +46,9 @@ function points(snap) {
   if (!snap.points.length) return null;
   return h("section", { class: "card points" }, snap.points.map((point) =>
     h("div", { class: "point" }, h("span", {}, point.label),
-      h("strong", {}, point.base !== null && point.base !== undefined ? `${point.value} / ${point.base}` : point.value))));
+      h("strong", {}, point.base !== null && point.base !== undefined ? `${point.value} / ${point.base}` : point.value),
+      point.recovers ? h("span", { class: "muted recovers" }, " ",
+        t("all back in"), " ", countdownElement("span", point.recovers, snap)) : null)));
 }
 
 function effects(snap) {
@@ -57,10 +62,12 @@ function effects(snap) {
 
 function sheet(snap) {
   const { skills, kits } = snap.sheet;
-  if (!skills.length && !kits.length) return null;
-  return h("section", { class: "card muted" },
+  const traits = (snap.sheet.traits || []).filter((trait) => trait.value !== null && trait.value !== undefined);
+  if (!skills.length && !kits.length && !traits.length) return null;
+  return h("section", { class: "card muted sheet" },
     skills.length ? h("p", {}, skills.map((s) => (s.level === true ? s.label : `${s.label} (${s.level})`)).join(", ")) : null,
-    kits.length ? h("p", {}, kits.map((k) => `${k.label} × ${k.count}`).join(", ")) : null);
+    kits.length ? h("p", {}, kits.map((k) => `${k.label} × ${k.count}`).join(", ")) : null,
+    traits.length ? h("p", { class: "traits" }, traits.map((trait) => `${trait.label} ${trait.value}`).join(" · ")) : null);
 }
 
 function historyList(rows) {
@@ -72,7 +79,7 @@ function historyList(rows) {
       row.state_after && row.state_before !== row.state_after ? ` → ${row.state_after}` : ""))));
 }
 
-export async function show(root, { id, me, context }) {
+export async function show(root, { id, me, params, context }) {
   let snap = null;
   let history = [];
   let message = null;
@@ -83,6 +90,39 @@ export async function show(root, { id, me, context }) {
     h("p", { class: "code" }, character ? character.code : ""));
 
   let active = true;   // a late answer must not draw over the next screen
+  let tools = null;    // the fight forms, built once the ruleset is known
+  // Scanning an object: kept across redraws (its camera and fields live on).
+  const objects = objectPanel({ characterId: id, code: params ? params.get("object") : null,
+                                onDone: () => refresh() });
+
+  async function loadTools() {
+    if (tools !== null || !snap) return;
+    tools = false;
+    const answer = await get(`/api/rulesets/${snap.character.ruleset}/`).catch(() => null);
+    if (answer && answer.ok) { tools = fightTools(answer.data.interactions, fight) || false; render(); } else tools = null;
+  }
+
+  async function fight(label, path, body, form) {
+    const answer = await send(label, "POST", `/api/characters/${id}/${path}`, body);
+    afterFight(answer, () => form.reset());
+  }
+
+  function afterFight(answer, onOk) {
+    if (answer.queued) message = t("No network: saved, it will be sent when the network is back.");
+    else if (!answer.ok) message = answer.data.detail || t("Refused.");
+    else {
+      message = answer.data.hit === false ? answer.data.detail : null;
+      if (onOk) onOk();
+      apply(answer.data.snapshot);
+      return;
+    }
+    render();
+  }
+
+  const answerDuel = async (duel, body) =>
+    afterFight(await send(t("Duel"), "POST", `/api/duels/${duel.id}/answer/`, body));
+  const stopBeating = async (beating) =>
+    afterFight(await send(t("Stop"), "POST", `/api/acharnements/${beating.id}/stop/`, {}));
 
   function render() {
     if (!active) return;
@@ -95,7 +135,8 @@ export async function show(root, { id, me, context }) {
         () => declare(action), { class: "action" })),
       message ? h("p", { class: "message", role: "status" }, message) : null);
     mount(root,
-      stateCard(snap), actions, effects(snap), points(snap), abilities(snap),
+      stateCard(snap), fightsCard(snap, { answer: answerDuel, stop: stopBeating }), actions,
+      effects(snap), points(snap), abilities(snap), objects.element, tools || null,
       h("section", { class: "card tools" },
         h("button", { type: "button", onclick: () => { qr.hidden = !qr.hidden; } }, t("Show my QR code")),
         character && character.medic ? h("a", { class: "button", href: `#/medic/${id}` }, t("Treat a patient")) : null,
@@ -129,6 +170,7 @@ export async function show(root, { id, me, context }) {
     if (snap && fresh.version < snap.version) return;       // an older answer arrived late
     const changed = snap && snap.state.key !== fresh.state.key;
     snap = fresh;
+    loadTools();
     if (!fromCache) {
       remember(`character:${id}`, fresh);
       context.synced();
@@ -175,5 +217,5 @@ export async function show(root, { id, me, context }) {
       warnBeforeDeadline(`${snap.next.key}:${snap.next.game_s}`, Number(el.dataset.left));
     }
   });
-  return () => { active = false; live.close(); stopTicking(); keepAwake(false); };
+  return () => { active = false; live.close(); stopTicking(); keepAwake(false); objects.stop(); };
 }

@@ -1,0 +1,105 @@
+"""Acharnement (GA6, GA7, G10, G13; A14): five minutes of blows on a victim who cannot
+defend. The attacker starts and stops it; it completes only after the full duration
+(then the victim worsens), and the victim's recovery waits for it to end."""
+from __future__ import annotations
+
+from django.db import transaction
+
+from health.services import character_apply_rules
+from players.models import Character
+from players.services import journal_write_many
+from rulesets import RuleRefused
+
+from ..models import Acharnement
+from .common import (interaction, label, locked, now_and_game, require_fighter, running_event,
+                     someone, state_label)
+from .schedule import fight_due_on_commit
+
+
+@transaction.atomic
+def acharnement_start(*, attacker: Character, victim_code: str, kind: str, by) -> Acharnement:
+    event = running_event(attacker)
+    spec, what = interaction(event, "acharnement"), label(event, "acharnement")
+    if kind not in spec["kinds"]:
+        raise RuleRefused("bad_input", detail=f"kind must be one of {', '.join(spec['kinds'])}")
+    victim = someone(event, victim_code, not_=attacker, what=what)
+    now, game_s = now_and_game(event)
+    rows = locked(event, [attacker, victim], now)
+    require_fighter(event, rows[attacker.pk], now, what)
+    wanted = spec["kinds"][kind]
+    if rows[victim.pk].status not in wanted["victim_in"]:
+        states = event.rules().ruleset.states
+        raise RuleRefused("not_in_state", action=wanted["labels"],
+                          allowed=[states[s]["labels"] for s in wanted["victim_in"]],
+                          state=state_label(event, rows[victim.pk], now))
+    if Acharnement.objects.filter(victim=victim, status=Acharnement.RUNNING).exists():
+        raise RuleRefused("already_fighting", name=victim.name, what=what)
+    beating = Acharnement.objects.create(event=event, attacker=attacker, victim=victim, kind=kind,
+                                         started_game_s=game_s,
+                                         ends_game_s=game_s + float(spec["duration_s"]),
+                                         created_by=by)
+    character_apply_rules(health=rows[victim.pk], event=event, action=spec["victim_starts"],
+                          by=by, now=now, detail={"acharnement": beating.pk})
+    character_apply_rules(health=rows[attacker.pk], event=event, action=spec["attacker"],
+                          by=by, now=now, detail={"acharnement": beating.pk})
+    _journal(beating, "started", by, now)
+    fight_due_on_commit("acharnement", beating.pk, event, beating.ends_game_s)
+    return beating
+
+
+@transaction.atomic
+def acharnement_stop(*, acharnement: Acharnement, attacker: Character, by) -> Acharnement:
+    """Stopped before the end, it does nothing more (A14: a new one starts from zero); at
+    or after the end, stopping is completing."""
+    beating = Acharnement.objects.select_for_update().select_related("event", "attacker").get(pk=acharnement.pk)
+    event = beating.event
+    what = label(event, "acharnement")
+    if attacker.pk != beating.attacker_id:
+        raise RuleRefused("not_your_turn", name=beating.attacker.name)
+    if beating.status != Acharnement.RUNNING:
+        raise RuleRefused("fight_closed", what=what, status=beating.status)
+    now, game_s = now_and_game(event)
+    if game_s >= beating.ends_game_s:
+        _complete(beating, now, game_s)
+        return beating
+    spec = interaction(event, "acharnement")
+    rows = locked(event, [beating.victim], now)
+    character_apply_rules(health=rows[beating.victim_id], event=event, action=spec["victim_stops"],
+                          by=by, now=now, detail={"acharnement": beating.pk})
+    beating.status, beating.closed_game_s = Acharnement.STOPPED, game_s
+    beating.save()
+    _journal(beating, "stopped", by, now)
+    return beating
+
+
+@transaction.atomic
+def acharnement_complete(*, acharnement_id: int) -> bool:
+    """At the end of the five minutes (task or sweeper); idempotent."""
+    beating = (Acharnement.objects.select_for_update(skip_locked=True).select_related("event")
+               .filter(pk=acharnement_id, status=Acharnement.RUNNING).first())
+    if beating is None:
+        return False
+    now, game_s = now_and_game(beating.event)
+    if game_s < beating.ends_game_s:
+        return False
+    _complete(beating, now, game_s)
+    return True
+
+
+def _complete(beating: Acharnement, now, game_s: float) -> None:
+    event = beating.event
+    spec = interaction(event, "acharnement")
+    rows = locked(event, [beating.victim], now)
+    character_apply_rules(health=rows[beating.victim_id], event=event, by=None, now=now,
+                          action=spec["kinds"][beating.kind]["completes"],
+                          detail={"acharnement": beating.pk})
+    beating.status, beating.closed_game_s = Acharnement.COMPLETED, game_s
+    beating.save()
+    _journal(beating, "completed", None, now)
+
+
+def _journal(beating: Acharnement, what: str, by, now) -> None:
+    journal_write_many(event=beating.event, kind="acharnement", what=what, at=now, by=by,
+                       characters=[beating.attacker, beating.victim],
+                       detail={"acharnement": beating.pk, "kind": beating.kind,
+                               "attacker": beating.attacker.name, "victim": beating.victim.name})

@@ -1,0 +1,77 @@
+"""What every kind of fight needs: the ruleset's parameters for it, the people in it,
+locked in a stable order and brought up to date, and refusals that name the problem."""
+from __future__ import annotations
+
+from django.utils import timezone
+
+from health.models import HealthState
+from health.services import character_current, characters_lock
+from players.models import Character, Event
+from players.selectors import character_by_code
+from rulesets import RuleRefused
+
+
+def interaction(event: Event, name: str) -> dict:
+    """The ruleset's parameters for this kind of fight, options resolved."""
+    spec = event.rules().ruleset.interactions.get(name)
+    if spec is None:
+        raise RuleRefused("not_in_this_game", what=name)
+    rules = event.rules()
+    return {key: rules.option(value) for key, value in spec.items()}
+
+
+def label(event: Event, name: str) -> dict:
+    return event.rules().ruleset.interactions[name].get("labels", {"en": name})
+
+
+def running_event(character: Character) -> Event:
+    event = Event.objects.get(pk=character.event_id)
+    if not event.running:
+        raise RuleRefused("game_paused")
+    return event
+
+
+def someone(event: Event, code: str, *, not_: Character, what: dict) -> Character:
+    other = character_by_code(event.pk, code)
+    if other.pk == not_.pk:
+        raise RuleRefused("not_yourself", what=what)
+    return other
+
+
+def locked(event: Event, characters, now) -> dict[int, HealthState]:
+    """Lock everyone's health (id order) with what was due applied."""
+    rows = characters_lock(c.pk for c in characters)
+    for health in rows.values():
+        character_current(health, event, now)
+    return rows
+
+
+def state_label(event: Event, health: HealthState, now) -> dict:
+    rules = event.rules()
+    if rules.is_inert(health.as_core(), event.game_time(now)) and \
+            not rules.ruleset.states[health.status].get("inert"):
+        return {"fr": "inerte", "es": "inerte", "en": "inert"}
+    return rules.ruleset.states[health.status]["labels"]
+
+
+def require_able(event: Event, health: HealthState, in_states: list, now, what: dict) -> None:
+    """In one of the states the fight allows, and not inert (A25: an inert character can
+    only be beaten or searched)."""
+    rules = event.rules()
+    if health.status not in in_states or rules.is_inert(health.as_core(), event.game_time(now)):
+        raise RuleRefused("cannot_fight_now", what=what, name=health.character.name,
+                          state=state_label(event, health, now))
+
+
+def require_fighter(event: Event, health: HealthState, now, what: dict) -> None:
+    """Whoever attacks must be able to fight: not inert, in a state that can."""
+    rules = event.rules()
+    can = rules.ruleset.states[health.status].get("can", [])
+    if "fight" not in can or rules.is_inert(health.as_core(), event.game_time(now)):
+        raise RuleRefused("cannot_fight_now", what=what, name=health.character.name,
+                          state=state_label(event, health, now))
+
+
+def now_and_game(event: Event):
+    now = timezone.now()
+    return now, event.game_time(now)

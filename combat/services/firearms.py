@@ -1,0 +1,90 @@
+"""Firearms (GA5, GA18; G07, G12, G22). A shot needs the weapon in hand and loaded; it
+sets off all the caps (one shot, the weapon is then empty) and counts only under the
+range with no obstacle. Only a character with the skill loads a firearm."""
+from __future__ import annotations
+
+from django.db import transaction
+
+from effects.models import Item
+from health.services import character_apply_rules
+from players.models import Character
+from players.services import journal_write_many
+from rulesets import RuleRefused
+from rulesets.messages import labels
+
+from .common import interaction, label, locked, now_and_game, require_fighter, running_event, someone
+from .duels import duels_interrupted
+
+
+def _firearm(character: Character, code: str) -> Item:
+    item = (Item.objects.select_for_update()
+            .filter(event_id=character.event_id, kind=Item.FIREARM, code=(code or "").strip().upper())
+            .first())
+    if item is None:
+        raise RuleRefused("unknown_item", code=code)
+    return item
+
+
+@transaction.atomic
+def firearm_take(*, character: Character, code: str, by) -> Item:
+    """The weapon changes hands (picked up, handed over, found in a search)."""
+    event = running_event(character)
+    item = _firearm(character, code)
+    item.holder = character
+    item.save(update_fields=["holder"])
+    now, _ = now_and_game(event)
+    _journal(item, "taken", by, now, [character])
+    return item
+
+
+@transaction.atomic
+def firearm_load(*, character: Character, code: str, by) -> Item:
+    event = running_event(character)
+    spec = interaction(event, "firearm")
+    item = _firearm(character, code)
+    if event.rules().ruleset.skills and not (character.sheet.get("skills") or {}).get(spec["load_skill"]):
+        raise RuleRefused("missing_skill", skill=event.rules().ruleset.skill_label(spec["load_skill"]),
+                          action=label(event, "firearm"))
+    if item.loaded:
+        raise RuleRefused("firearm_loaded_already", item=item.name)
+    item.loaded = True
+    item.save(update_fields=["loaded"])
+    now, _ = now_and_game(event)
+    _journal(item, "loaded", by, now, [character])
+    return item
+
+
+@transaction.atomic
+def firearm_shoot(*, shooter: Character, code: str, victim_code: str, distance_m: float,
+                  obstacle: bool, by) -> dict:
+    """Returns whether the shot hit. A shot out of range or through an obstacle is fired
+    all the same (the caps are spent) and does nothing."""
+    event = running_event(shooter)
+    spec, what = interaction(event, "firearm"), label(event, "firearm")
+    item = _firearm(shooter, code)
+    if item.holder_id != shooter.pk:
+        raise RuleRefused("firearm_not_held", item=item.name)
+    if not item.loaded:
+        raise RuleRefused("firearm_empty", item=item.name)
+    victim = someone(event, victim_code, not_=shooter, what=what)
+    now, _ = now_and_game(event)
+    rows = locked(event, [shooter, victim], now)
+    require_fighter(event, rows[shooter.pk], now, what)
+    item.loaded = False
+    item.save(update_fields=["loaded"])
+    hit = distance_m < float(spec["max_range_m"]) and not obstacle
+    if hit:
+        character_apply_rules(health=rows[victim.pk], event=event, action=spec["hit"], by=by,
+                              now=now, detail={"firearm": item.code, "shooter": shooter.name})
+        character_apply_rules(health=rows[shooter.pk], event=event, action=spec["shooter"],
+                              by=by, now=now, detail={"firearm": item.code})
+        duels_interrupted(character=victim, event=event, action=spec["hit"], now=now, by=by)
+    _journal(item, "shot" if hit else "missed", by, now, [shooter, victim],
+             distance_m=distance_m, obstacle=obstacle)
+    return {"hit": hit, "victim": victim.name,
+            "detail": None if hit else labels("firearm_out_of_range", max=f"{spec['max_range_m']:g}")}
+
+
+def _journal(item: Item, what: str, by, now, characters, **detail) -> None:
+    journal_write_many(event=item.event, kind="firearm", what=what, at=now, by=by,
+                       characters=characters, detail={"firearm": item.code, "name": item.name, **detail})

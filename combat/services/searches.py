@@ -1,0 +1,31 @@
+"""Searching an inert character (GA12): the searcher names where they search and the
+victim hands over what is there; everything can be taken, even the costume (then the
+character counts as naked). Searching a corpse uses it (G20)."""
+from __future__ import annotations
+
+from django.db import transaction
+
+from health.services import character_apply_rules
+from players.models import Character
+from rulesets import RuleRefused
+
+from .common import interaction, label, locked, now_and_game, running_event, someone
+
+
+@transaction.atomic
+def character_search(*, searcher: Character, target_code: str, location: str, strip: bool,
+                     by) -> Character:
+    event = running_event(searcher)
+    spec, what = interaction(event, "search"), label(event, "search")
+    target = someone(event, target_code, not_=searcher, what=what)
+    location = (location or "").strip()
+    if not location or len(location) > 100:
+        raise RuleRefused("bad_input", detail="say where you search (1 to 100 characters)")
+    now, game_s = now_and_game(event)
+    rows = locked(event, [target], now)
+    if not event.rules().is_inert(rows[target.pk].as_core(), game_s):
+        raise RuleRefused("not_searchable", name=target.name)
+    character_apply_rules(health=rows[target.pk], event=event, action=spec["searched"], by=by,
+                          now=now, params={"location": location, "strip": bool(strip)},
+                          detail={"searcher": searcher.name})
+    return target

@@ -1,0 +1,89 @@
+"""Objects with a tag: organisers create and list them; a player scans one and touches,
+ingests or opens it."""
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.views import APIView
+
+from players.apis import answer
+from players.idempotency import idempotent
+from players.selectors import character_visible, event_for_narrator
+
+from . import items as services
+from .models import Item
+from .selectors import (character_in_event, event_items, item_in_event, item_narrator_view,
+                        item_scan_view, item_use_view)
+
+TEXT = {"max_length": 2000, "required": False, "allow_blank": True, "default": ""}
+
+
+class EventItemsApi(APIView):
+    class ItemInput(serializers.Serializer):
+        name = serializers.CharField(max_length=200)
+        kind = serializers.ChoiceField(choices=[kind for kind, _ in Item.KINDS])
+        tag_text = serializers.CharField(**TEXT)
+        secret_text = serializers.CharField(**TEXT)
+        effect_text = serializers.CharField(**TEXT)
+        effect_duration_s = serializers.FloatField(required=False, allow_null=True, min_value=1,
+                                                   max_value=7 * 24 * 3600)
+        effect_set_state = serializers.CharField(max_length=40, required=False, allow_blank=True,
+                                                 default="")
+        single_use = serializers.BooleanField(required=False, help_text="Default: true for a "
+                                              "medicine or an envelope, false otherwise.")
+        holder_code = serializers.CharField(max_length=12, required=False,
+                                            help_text="Firearms: the carrier's character code.")
+        loaded = serializers.BooleanField(default=False, help_text="Firearms.")
+
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="The event's objects with their codes, "
+                   "tags, versos, effects, use and holder (narrators)")
+    def get(self, request, event_id):
+        event = event_for_narrator(request.user, event_id)
+        return answer(request, {"items": event_items(event)})
+
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=ItemInput, summary="Create an object: "
+                   "tag, medicine, sealed envelope or firearm (narrators). Idempotency-Key header.")
+    def post(self, request, event_id):
+        event = event_for_narrator(request.user, event_id)
+        data = self.ItemInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = dict(data.validated_data)
+        holder_code = fields.pop("holder_code", None)
+        holder = character_in_event(event.pk, holder_code) if holder_code else None
+
+        def run():
+            item = services.item_create(event=event, by=request.user, holder=holder, **fields)
+            return answer(request, item_narrator_view(item), status=201)
+        return idempotent(request, run)
+
+
+class CharacterItemApi(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="A character scanned an object: its "
+                   "name, tag and what they may do with it (never its verso)")
+    def get(self, request, character_id, item_code):
+        character, _ = character_visible(request.user, character_id)
+        return answer(request, item_scan_view(item_in_event(character.event_id, item_code)))
+
+
+class CharacterItemUseApi(APIView):
+    class ItemUseInput(serializers.Serializer):
+        target_code = serializers.CharField(max_length=12, required=False, help_text=(
+            "Medicines: the code of whoever is made to ingest it. Default: the caller."))
+
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=ItemUseInput,
+                   summary="Touch a tag, ingest a medicine (or make someone ingest it) or open "
+                   "an envelope. Idempotency-Key header.")
+    def post(self, request, character_id, item_code):
+        character, as_narrator = character_visible(request.user, character_id)
+        item = item_in_event(character.event_id, item_code)
+        data = self.ItemUseInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        code = data.validated_data.get("target_code")
+        target = character_in_event(character.event_id, code) if code else character
+
+        def run():
+            effect = services.item_use(item=item, user_character=character, target=target,
+                                       by=request.user, as_narrator=as_narrator)
+            return answer(request, item_use_view(item, effect, character, target))
+        return idempotent(request, run)
