@@ -17,7 +17,8 @@ from health.selectors import (character_for_snapshot, character_snapshot, event_
                               localize)
 from rulesets.messages import DEFAULT_LANGUAGE, LANGUAGES
 
-from .realtime import character_group, narrators_group, players_group
+from . import broadcast
+from .realtime import character_group, narrators_group
 from .selectors import character_visible, event_for_narrator
 
 
@@ -43,7 +44,7 @@ def _character_view(user, character_id: int):
     except APIException:
         return None
     now = timezone.now()
-    return [character_group(character.pk), players_group(character.event_id)], {
+    return character.event_id, [character_group(character.pk)], {
         "type": "snapshot",
         "snapshot": character_snapshot(character_for_snapshot(character.pk, now, character.event), now)}
 
@@ -54,7 +55,7 @@ def _event_view(user, event_id: int):
         event = event_for_narrator(user, event_id)
     except APIException:
         return None
-    return [narrators_group(event.pk)], {"type": "event_snapshot", **event_live_view(event, timezone.now())}
+    return None, [narrators_group(event.pk)], {"type": "event_snapshot", **event_live_view(event, timezone.now())}
 
 
 MAX_MESSAGE_CHARS = 4096  # a ping is about 50 characters
@@ -79,6 +80,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
 
     groups_joined: list[str] = []
     character_id: int | None = None
+    broadcast_event: int | None = None   # a character's event: its broadcasts reach us
 
     async def connect(self):
         user = self.scope.get("user")
@@ -95,13 +97,17 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         if view is None:
             await self.close(code=4403)
             return
-        self.groups_joined, first = view
+        self.broadcast_event, self.groups_joined, first = view
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
+        if self.broadcast_event is not None:
+            await broadcast.join(self.broadcast_event, self)
         await self.accept()
         await self._send(first)
 
     async def disconnect(self, code):
+        if self.broadcast_event is not None:
+            broadcast.leave(self.broadcast_event, self)
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
 
@@ -135,6 +141,11 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         whom = ({"character": self.character_id} if self.character_id is not None
                 else {"characters": message["characters"]})
         await self._send({"type": "effect", **whom, "effect": message["effect"]})
+
+    async def broadcast_message(self, message: dict):
+        """An effect for everyone in the event, handed over by this process (broadcast.py)."""
+        await self._send({"type": "effect", "character": self.character_id,
+                          "effect": message["effect"]})
 
     async def _send(self, payload: dict):
         await self.send_json({**localize(payload, self.lang), "server_time": time.time()})

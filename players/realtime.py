@@ -16,6 +16,8 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils import timezone
 
+from . import broadcast
+
 
 def character_group(character_id: int) -> str:
     return f"character-{character_id}"
@@ -23,11 +25,6 @@ def character_group(character_id: int) -> str:
 
 def narrators_group(event_id: int) -> str:
     return f"event-{event_id}-narrators"
-
-
-def players_group(event_id: int) -> str:
-    """Every phone following a character of the event: a push to everyone is one message."""
-    return f"event-{event_id}-players"
 
 
 def publish_characters_on_commit(character_ids) -> None:
@@ -92,8 +89,11 @@ def publish_effect_on_commit(*, event_id: int, character_ids: list[int] | None,
     """After commit, tell the phones of `character_ids` (None: everyone in the event) that
     `effect` now applies to them. Each phone adds it to its snapshot and moves its
     sequence number by one, as the service did in the database; an effect the phone
-    already holds (same `push`) is ignored. Narrators get one message naming who."""
+    already holds (same `push`) is ignored. Narrators get one message naming who. For
+    everyone, it is one broadcast handed out by each server process (broadcast.py)."""
     def send():
+        if character_ids is None:
+            broadcast.publish(event_id, {"effect": effect})
         async_to_sync(_send_effect)(event_id, character_ids, effect)
     transaction.on_commit(send, robust=True)
 
@@ -107,8 +107,6 @@ async def _send_effect(event_id: int, character_ids: list[int] | None, effect: d
         async with gate:
             await layer.group_send(group, message)
 
-    to_phones = ([players_group(event_id)] if character_ids is None
-                 else [character_group(pk) for pk in character_ids])
     await asyncio.gather(
         send(narrators_group(event_id), {**message, "characters": character_ids or "all"}),
-        *(send(group, message) for group in to_phones))
+        *(send(character_group(pk), message) for pk in character_ids or []))

@@ -1,0 +1,100 @@
+"""One message for every phone of an event, handed over in memory by each server process.
+
+Through the channel layer, a push to everyone stores one copy per phone in Redis, and each
+process pops them one at a time (four Redis round trips each): 2,000 phones took seconds.
+A broadcast goes once through Redis pub/sub to each ASGI process, which gives it to the
+phones it holds. Pub/sub keeps nothing: a process cut from Redis at that moment misses
+it, and its phones see the gap in their sequence numbers at their next message and fetch
+a fresh snapshot (live.js), as for any lost message.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import defaultdict
+from urllib.parse import urlparse
+
+import redis
+import redis.asyncio as aioredis
+from django.conf import settings
+
+log = logging.getLogger(__name__)
+
+
+def channel_name() -> str:
+    # Pub/sub channels ignore the database number: keep one Redis's deployments apart.
+    database = (urlparse(settings.REDIS_URL).path or "/0").strip("/") or "0"
+    return f"companion:{database}:broadcast"
+
+
+class _Listener:
+    """The phones of one event loop (one server process), by event, and the one
+    subscription that feeds them."""
+
+    def __init__(self):
+        self.phones: dict[int, set] = defaultdict(set)
+        self.subscribed = asyncio.Event()
+        self.task = asyncio.ensure_future(self.listen())
+
+    async def listen(self) -> None:
+        while True:
+            client = aioredis.Redis.from_url(settings.REDIS_URL)
+            try:
+                async with client.pubsub() as pubsub:
+                    await pubsub.subscribe(channel_name())
+                    self.subscribed.set()
+                    async for message in pubsub.listen():
+                        if message["type"] == "message":
+                            await self.hand_out(json.loads(message["data"]))
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # Redis restarted or unreachable: subscribe again
+                log.warning("broadcast subscription lost; retrying", exc_info=True)
+                self.subscribed.clear()
+                await asyncio.sleep(1)
+            finally:
+                await client.aclose()
+
+    async def hand_out(self, message: dict) -> None:
+        for phone in list(self.phones.get(message["event"], ())):
+            try:
+                await phone.broadcast_message(message)
+            except Exception:  # one closed socket must not keep the others waiting
+                log.debug("broadcast to a closing phone failed", exc_info=True)
+
+
+_listeners: dict[asyncio.AbstractEventLoop, _Listener] = {}
+
+
+async def join(event_id: int, phone) -> None:
+    """Register a connected phone; returns once this process listens, so that nothing
+    published after the phone's first snapshot is missed."""
+    loop = asyncio.get_running_loop()
+    for closed in [other for other in _listeners if other.is_closed()]:
+        del _listeners[closed]            # a test's finished loop; a server has one
+    listener = _listeners.get(loop)
+    if listener is None or listener.task.done():
+        listener = _listeners[loop] = _Listener()
+    listener.phones[event_id].add(phone)
+    try:
+        await asyncio.wait_for(listener.subscribed.wait(), timeout=5)
+    except asyncio.TimeoutError:  # Redis is down: the phone still gets its snapshots
+        log.warning("broadcast subscription not ready")
+
+
+def leave(event_id: int, phone) -> None:
+    listener = _listeners.get(asyncio.get_running_loop())
+    if listener is not None:
+        listener.phones[event_id].discard(phone)
+
+
+_client: redis.Redis | None = None
+
+
+def publish(event_id: int, message: dict) -> None:
+    """Send to every process (called after commit, from synchronous code)."""
+    global _client
+    if _client is None:
+        _client = redis.Redis.from_url(settings.REDIS_URL)
+    _client.publish(channel_name(), json.dumps({"event": event_id, **message}))
