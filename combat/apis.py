@@ -29,26 +29,37 @@ def codes(**kwargs) -> serializers.ListField:
     return serializers.ListField(child=serializers.CharField(**CODE), max_length=200, **kwargs)
 
 
-def _done(request, character, status=200, **extra):
-    now = timezone.now()
-    snapshot = character_snapshot(character_for_snapshot(character.pk, now), now)
-    return answer(request, {**extra, "snapshot": snapshot}, status=status)
+def _act(request, character, Input, call, status=200):
+    """Validate `Input`, then (once per Idempotency-Key) `call(data)` -> what to answer
+    besides the character's fresh snapshot."""
+    data = {}
+    if Input is not None:
+        parsed = Input(data=request.data)
+        parsed.is_valid(raise_exception=True)
+        data = parsed.validated_data
+
+    def run():
+        extra = call(data)
+        now = timezone.now()
+        snapshot = character_snapshot(character_for_snapshot(character.pk, now), now)
+        return answer(request, {**extra, "snapshot": snapshot}, status=status)
+    return idempotent(request, run)
+
+
+def _schema(summary, Input=None):
+    return extend_schema(responses=OpenApiTypes.OBJECT, request=Input,
+                         summary=f"{summary} Idempotency-Key header.")
 
 
 class DuelProposeApi(APIView):
     class Input(serializers.Serializer):
         opponent_code = serializers.CharField(**CODE)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=Input, summary="Challenge another character to a bare-hand duel (they confirm). Idempotency-Key header.")
+    @_schema("Challenge another character to a bare-hand duel (they confirm).", Input)
     def post(self, request, character_id):
-        challenger = own_character(request.user, character_id)
-        data = self.Input(data=request.data)
-        data.is_valid(raise_exception=True)
-
-        def run():
-            duel = duel_propose(challenger=challenger, by=request.user, **data.validated_data)
-            return _done(request, challenger, status=201, duel=duel.pk)
-        return idempotent(request, run)
+        me = own_character(request.user, character_id)
+        return _act(request, me, self.Input, lambda d: {
+            "duel": duel_propose(challenger=me, by=request.user, **d).pk}, status=201)
 
 
 class DuelAnswerApi(APIView):
@@ -56,17 +67,13 @@ class DuelAnswerApi(APIView):
         accept = serializers.BooleanField()
         weapon_in_hand = serializers.ChoiceField(choices=["none", *WEAPONS], default="none")
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=Input, summary="The challenged character accepts (the server compares the scores and tells each side only its result) or declines. Idempotency-Key header.")
+    @_schema("The challenged character accepts (the server compares the scores and tells "
+             "each side only its result) or declines.", Input)
     def post(self, request, duel_id):
         duel = get_object_or_404(Duel, pk=duel_id)
-        defender = own_character(request.user, duel.defender_id)
-        data = self.Input(data=request.data)
-        data.is_valid(raise_exception=True)
-
-        def run():
-            closed = duel_answer(duel=duel, defender=defender, by=request.user, **data.validated_data)
-            return _done(request, defender, duel=closed.pk)
-        return idempotent(request, run)
+        me = own_character(request.user, duel.defender_id)
+        return _act(request, me, self.Input, lambda d: {
+            "duel": duel_answer(duel=duel, defender=me, by=request.user, **d).pk})
 
 
 class UnionClaimApi(APIView):
@@ -75,32 +82,27 @@ class UnionClaimApi(APIView):
         defender_codes = codes(min_length=1)
         weapon_drawn = serializers.BooleanField()
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=Input, summary="Claim \"l'union fait la force\" with the attackers (the caller is one) against the defenders. Idempotency-Key header.")
+    @_schema("Claim \"l'union fait la force\" with the attackers (the caller is one) "
+             "against the defenders.", Input)
     def post(self, request, character_id):
-        claimant = own_character(request.user, character_id)
-        data = self.Input(data=request.data)
-        data.is_valid(raise_exception=True)
-
-        def run():
-            union = union_claim(claimant=claimant, by=request.user, **data.validated_data)
-            return _done(request, claimant, status=201, union=union.pk)
-        return idempotent(request, run)
+        me = own_character(request.user, character_id)
+        return _act(request, me, self.Input, lambda d: {
+            "union": union_claim(claimant=me, by=request.user, **d).pk}, status=201)
 
 
 class UnionJoinApi(APIView):
     class Input(serializers.Serializer):
         defender_code = serializers.CharField(**CODE)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=Input, summary="Join the defenders of a pending union within its window (a rebalanced union falls). Idempotency-Key header.")
+    @_schema("Join the defenders of a pending union within its window (a rebalanced union "
+             "falls).", Input)
     def post(self, request, character_id):
-        joiner = own_character(request.user, character_id)
-        data = self.Input(data=request.data)
-        data.is_valid(raise_exception=True)
+        me = own_character(request.user, character_id)
 
-        def run():
-            union = union_join(joiner=joiner, by=request.user, **data.validated_data)
-            return _done(request, joiner, union=union.pk, status_of_union=union.status)
-        return idempotent(request, run)
+        def join(data):
+            union = union_join(joiner=me, by=request.user, **data)
+            return {"union": union.pk, "status_of_union": union.status}
+        return _act(request, me, self.Input, join)
 
 
 class AcharnementStartApi(APIView):
@@ -108,28 +110,25 @@ class AcharnementStartApi(APIView):
         victim_code = serializers.CharField(**CODE)
         kind = serializers.CharField(max_length=40)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=Input, summary="Start an acharnement on a Tired (bare hands) or Wounded (wounding weapon) victim. Idempotency-Key header.")
+    @_schema("Start an acharnement on a Tired (bare hands) or Wounded (wounding weapon) "
+             "victim.", Input)
     def post(self, request, character_id):
-        attacker = own_character(request.user, character_id)
-        data = self.Input(data=request.data)
-        data.is_valid(raise_exception=True)
-
-        def run():
-            beating = acharnement_start(attacker=attacker, by=request.user, **data.validated_data)
-            return _done(request, attacker, status=201, acharnement=beating.pk)
-        return idempotent(request, run)
+        me = own_character(request.user, character_id)
+        return _act(request, me, self.Input, lambda d: {
+            "acharnement": acharnement_start(attacker=me, by=request.user, **d).pk}, status=201)
 
 
 class AcharnementStopApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=None, summary="The attacker stops the acharnement (before the end it does nothing; after, it completes). Idempotency-Key header.")
+    @_schema("The attacker stops the acharnement (before the end it does nothing; after, "
+             "it completes).")
     def post(self, request, acharnement_id):
         beating = get_object_or_404(Acharnement, pk=acharnement_id)
-        attacker = own_character(request.user, beating.attacker_id)
+        me = own_character(request.user, beating.attacker_id)
 
-        def run():
-            stopped = acharnement_stop(acharnement=beating, attacker=attacker, by=request.user)
-            return _done(request, attacker, acharnement=stopped.pk, status_of_acharnement=stopped.status)
-        return idempotent(request, run)
+        def stop(_):
+            stopped = acharnement_stop(acharnement=beating, attacker=me, by=request.user)
+            return {"acharnement": stopped.pk, "status_of_acharnement": stopped.status}
+        return _act(request, me, None, stop)
 
 
 class SearchApi(APIView):
@@ -138,16 +137,12 @@ class SearchApi(APIView):
         location = serializers.CharField(max_length=100)
         strip = serializers.BooleanField(default=False)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=Input, summary="Search an inert character at a named place (trousers, boots...); strip: everything taken. Idempotency-Key header.")
+    @_schema("Search an inert character at a named place (trousers, boots...); strip: "
+             "everything taken.", Input)
     def post(self, request, character_id):
-        searcher = own_character(request.user, character_id)
-        data = self.Input(data=request.data)
-        data.is_valid(raise_exception=True)
-
-        def run():
-            target = character_search(searcher=searcher, by=request.user, **data.validated_data)
-            return _done(request, searcher, searched=target.name)
-        return idempotent(request, run)
+        me = own_character(request.user, character_id)
+        return _act(request, me, self.Input, lambda d: {
+            "searched": character_search(searcher=me, by=request.user, **d).name})
 
 
 class FirearmApi(APIView):
@@ -158,20 +153,16 @@ class FirearmApi(APIView):
         distance_m = serializers.FloatField(min_value=0, max_value=1000)
         obstacle = serializers.BooleanField()
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=ShotInput, summary="Take a firearm in hand, load it (skill \"Charger une arme à feu\") or shoot (body: victim_code, distance_m, obstacle). Idempotency-Key header.")
+    @_schema("Take a firearm in hand, load it (skill \"Charger une arme à feu\") or shoot "
+             "(body: victim_code, distance_m, obstacle).", ShotInput)
     def post(self, request, character_id, code, verb):
-        character = own_character(request.user, character_id)
+        me = own_character(request.user, character_id)
         if verb == "shoot":
-            data = self.ShotInput(data=request.data)
-            data.is_valid(raise_exception=True)
+            return _act(request, me, self.ShotInput, lambda d: firearm_shoot(
+                shooter=me, code=code, by=request.user, **d))
+        service = firearm_take if verb == "take" else firearm_load
 
-        def run():
-            if verb == "take":
-                item = firearm_take(character=character, code=code, by=request.user)
-                return _done(request, character, firearm=item.code, loaded=item.loaded)
-            if verb == "load":
-                item = firearm_load(character=character, code=code, by=request.user)
-                return _done(request, character, firearm=item.code, loaded=item.loaded)
-            shot = firearm_shoot(shooter=character, code=code, by=request.user, **data.validated_data)
-            return _done(request, character, **shot)
-        return idempotent(request, run)
+        def handle(_):
+            item = service(character=me, code=code, by=request.user)
+            return {"firearm": item.code, "loaded": item.loaded}
+        return _act(request, me, None, handle)

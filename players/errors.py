@@ -15,7 +15,7 @@ from rulesets.messages import DEFAULT_LANGUAGE, LANGUAGES
 STATUS_BY_CODE = {
     "bad_input": 400, "unknown_action": 400, "bad_option": 400, "invalid_login": 400,
     "missing_skill": 403, "not_declarable": 403, "forbidden": 403,
-    "unknown_code": 404, "unknown_item": 404, "item_self_only": 400,
+    "unknown_code": 404, "unknown_item": 404, "item_self_only": 400, "not_yourself": 400,
     "body_too_large": 413, "malformed_json": 400, "json_too_deep": 400,
     "nul_character": 400,
     "idempotency_conflict": 422,
