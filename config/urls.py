@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from combat import apis as combat
 from effects import apis as effects
 from effects import item_apis as items
+from effects import request_apis as asks
 from health import apis as health
 from players import apis as players
 from players import organiser_apis as organisers
@@ -24,6 +25,9 @@ api = [
     path("events/<int:event_id>/effects/", effects.EffectPushApi.as_view()),
     path("events/<int:event_id>/items/", items.EventItemsApi.as_view()),
     path("effects/<int:effect_id>/", effects.EffectApi.as_view()),
+    path("events/<int:event_id>/requests/", asks.EventRequestsApi.as_view()),
+    path("characters/<int:character_id>/requests/", asks.CharacterRequestsApi.as_view()),
+    path("requests/<int:request_id>/answer/", asks.RequestAnswerApi.as_view()),
     path("characters/<int:character_id>/", health.CharacterApi.as_view()),
     path("characters/<int:character_id>/actions/", health.CharacterActionApi.as_view()),
     path("characters/<int:character_id>/history/", health.CharacterHistoryApi.as_view()),

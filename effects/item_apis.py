@@ -1,5 +1,5 @@
 """Objects with a tag: organisers create and list them; a player scans one and touches,
-ingests or opens it."""
+ingests or opens it, or moves a lock's padlock."""
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
@@ -12,9 +12,10 @@ from players.idempotency import idempotent
 from players.selectors import character_visible, event_for_narrator
 
 from . import items as services
+from .locks import lock_move
 from .models import Item
 from .selectors import (character_in_event, event_items, item_in_event, item_narrator_view,
-                        item_scan_view, item_use_view)
+                        item_scan_view, item_use_view, lock_moved_view)
 
 TEXT = {"max_length": 2000, "required": False, "allow_blank": True, "default": ""}
 
@@ -35,6 +36,8 @@ class EventItemsApi(APIView):
         holder_code = serializers.CharField(max_length=12, required=False,
                                             help_text="Firearms: the carrier's character code.")
         loaded = serializers.BooleanField(default=False, help_text="Firearms.")
+        closed = serializers.BooleanField(required=False, help_text="Locks: where the padlock "
+                                          "hangs at first. Default: closed (the red loop).")
 
     @extend_schema(responses=OpenApiTypes.OBJECT, summary="The event's objects with their codes, "
                    "tags, versos, effects, use and holder (narrators)")
@@ -43,7 +46,7 @@ class EventItemsApi(APIView):
         return answer(request, {"items": event_items(event)})
 
     @extend_schema(responses=OpenApiTypes.OBJECT, request=ItemInput, summary="Create an object: "
-                   "tag, medicine, sealed envelope or firearm (narrators). Idempotency-Key header.")
+                   "tag, medicine, sealed envelope, firearm or lock (narrators). Idempotency-Key header.")
     def post(self, request, event_id):
         event = event_for_narrator(request.user, event_id)
         data = self.ItemInput(data=request.data)
@@ -70,15 +73,21 @@ class CharacterItemUseApi(APIView):
     class ItemUseInput(serializers.Serializer):
         target_code = serializers.CharField(max_length=12, required=False, help_text=(
             "Medicines: the code of whoever is made to ingest it. Default: the caller."))
+        closed = serializers.BooleanField(required=False, help_text=(
+            "Locks: the position wanted (refused when the padlock is already there). "
+            "Default: the other loop."))
 
     @extend_schema(responses=OpenApiTypes.OBJECT, request=ItemUseInput,
-                   summary="Touch a tag, ingest a medicine (or make someone ingest it) or open "
-                   "an envelope. Idempotency-Key header.")
+                   summary="Touch a tag, ingest a medicine (or make someone ingest it), open "
+                   "an envelope, or move a lock's padlock. Idempotency-Key header.")
     def post(self, request, character_id, item_code):
         character, as_narrator = character_visible(request.user, character_id)
         item = item_in_event(character.event_id, item_code)
         data = self.ItemUseInput(data=request.data)
         data.is_valid(raise_exception=True)
+        if item.kind == Item.LOCK:
+            return _move_lock(request, item, character, as_narrator,
+                              data.validated_data.get("closed"))
         code = data.validated_data.get("target_code")
         target = character_in_event(character.event_id, code) if code else character
 
@@ -87,3 +96,11 @@ class CharacterItemUseApi(APIView):
                                        by=request.user, as_narrator=as_narrator)
             return answer(request, item_use_view(item, effect, character, target))
         return idempotent(request, run)
+
+
+def _move_lock(request, item, character, as_narrator, closed):
+    def run():
+        moved = lock_move(item=item, character=character, by=request.user, closed=closed,
+                          as_narrator=as_narrator)
+        return answer(request, lock_moved_view(moved))
+    return idempotent(request, run)

@@ -18,6 +18,8 @@ from .services import effect_push
 ACTIONS = {Item.TAG: "touch", Item.MEDICINE: "ingest", Item.ENVELOPE: "open"}
 # A pill is swallowed once and an envelope opened once; a tag is read by everyone.
 SINGLE_USE_KINDS = {Item.MEDICINE, Item.ENVELOPE}
+# What acts instead of an effect, told to the organiser who typed one.
+NO_EFFECT_KINDS = {Item.FIREARM: "its shots do", Item.LOCK: "it is open or closed"}
 
 
 def _free_code() -> str:
@@ -34,10 +36,14 @@ def _check_fields(event: Event, kind: str, fields: dict) -> None:
     if state and state not in event.rules().ruleset.states:
         raise RuleRefused("bad_input", detail=f"'{state}' is not a state of this game")
     has_text = fields.get("effect_text") or fields.get("secret_text")
-    if kind == Item.FIREARM:
+    if kind != Item.LOCK and fields.get("closed") is False:
+        raise RuleRefused("bad_input", detail="only a lock is open or closed")
+    if kind in NO_EFFECT_KINDS:
         if has_text or state or fields.get("effect_duration_s"):
-            raise RuleRefused("bad_input", detail="a firearm carries no effect: its shots do")
-        return
+            raise RuleRefused("bad_input", detail=f"a {kind} carries no effect: "
+                                                  f"{NO_EFFECT_KINDS[kind]}")
+        if kind == Item.FIREARM:
+            return
     if fields.get("holder") or fields.get("loaded"):
         raise RuleRefused("bad_input", detail="only a firearm has a holder or is loaded")
     if (state or fields.get("effect_duration_s")) and not has_text:
@@ -50,9 +56,11 @@ def _check_fields(event: Event, kind: str, fields: dict) -> None:
 def item_create(*, event: Event, by, name: str, kind: str, single_use: bool | None = None,
                 **fields) -> Item:
     """An object for the organisers to label. `fields`: tag_text, secret_text, effect_text,
-    effect_duration_s, effect_set_state, and for a firearm holder and loaded."""
+    effect_duration_s, effect_set_state, for a firearm holder and loaded, for a lock closed."""
     if kind not in dict(Item.KINDS):
         raise RuleRefused("bad_input", detail=f"'{kind}' is not a kind of object")
+    if kind == Item.LOCK and single_use:
+        raise RuleRefused("bad_input", detail="a lock is never used up")
     _check_fields(event, kind, fields)
     holder = fields.get("holder")
     if holder is not None and holder.event_id != event.pk:

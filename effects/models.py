@@ -1,6 +1,7 @@
 """Effects ("Effet : ...") pushed by narrators. An effect stores when it started and how
 long it lasts (game seconds); what remains is computed.
-Items carry an effect to whoever touches, ingests or opens them."""
+Items carry an effect to whoever touches, ingests or opens them; a lock is only open or
+closed. A request to the organisers is answered with an effect."""
 import secrets
 
 from django.conf import settings
@@ -37,11 +38,12 @@ def new_item_code() -> str:
 
 class Item(models.Model):
     """A game object with an out-of-game tag ("étiquette"): a tagged object, a medicine, a
-    sealed envelope or a firearm. Its effect reaches whoever touches, ingests or opens it."""
+    sealed envelope, a firearm or a lock. Its effect reaches whoever touches, ingests or
+    opens it; a lock (a padlock between a red and a green loop, GA16) has no effect."""
 
-    TAG, MEDICINE, ENVELOPE, FIREARM = "tag", "medicine", "envelope", "firearm"
+    TAG, MEDICINE, ENVELOPE, FIREARM, LOCK = "tag", "medicine", "envelope", "firearm", "lock"
     KINDS = [(TAG, "Tagged object"), (MEDICINE, "Medicine"), (ENVELOPE, "Sealed envelope"),
-             (FIREARM, "Firearm")]
+             (FIREARM, "Firearm"), (LOCK, "Lock")]
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="items")
     code = models.CharField(max_length=12, unique=True, default=new_item_code,
@@ -63,6 +65,8 @@ class Item(models.Model):
     holder = models.ForeignKey(Character, null=True, blank=True, on_delete=models.SET_NULL,
                                related_name="items_held", help_text="Firearms: who carries it.")
     loaded = models.BooleanField(default=False, help_text="Firearms.")
+    closed = models.BooleanField(default=True, help_text="Locks: the padlock is on the red "
+                                                         "loop (closed) or the green one (open).")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                                    on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -86,3 +90,34 @@ class Item(models.Model):
         states = self.event.rules().ruleset.states if self.event_id else {}
         if self.effect_set_state and self.event_id and self.effect_set_state not in states:
             raise ValidationError({"effect_set_state": "not a state of this game's ruleset"})
+        if self.kind == self.LOCK and self.has_effect:
+            raise ValidationError({"effect_text": "a lock carries no effect: it is open or closed"})
+
+
+class OrganiserRequest(models.Model):
+    """What a player asks the organisers to settle (GA17: destroying or damaging an object
+    is never really done; an organiser states the simulated consequences). The answer
+    reaches the player as an effect."""
+
+    OPEN, ANSWERED = "open", "answered"
+    TEXT_MAX = 1000
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="requests")
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="requests")
+    text = models.CharField(max_length=TEXT_MAX)
+    created_game_s = models.FloatField()
+    created_at = models.DateTimeField()
+    status = models.CharField(max_length=10, default=OPEN, db_index=True,
+                              choices=[(OPEN, "Open"), (ANSWERED, "Answered")])
+    answer = models.TextField(blank=True, default="")
+    answered_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                    on_delete=models.SET_NULL)
+    answered_game_s = models.FloatField(null=True, blank=True)
+    effect = models.ForeignKey(Effect, null=True, blank=True, on_delete=models.SET_NULL,
+                               help_text="The answer, as the player reads it.")
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.character} — {self.text[:40]}"

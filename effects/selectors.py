@@ -1,5 +1,6 @@
 """What is shown of an object: to whoever scans it (the tag, never the verso), to the one
-it reached (the verso and the effect), and to the organisers (everything)."""
+it reached (the verso and the effect), and to the organisers (everything); and the
+requests to the organisers."""
 from __future__ import annotations
 
 from django.utils import timezone
@@ -9,7 +10,8 @@ from players.models import Character
 from rulesets import RuleRefused
 
 from .items import ACTIONS, revealed_text
-from .models import Effect, Item
+from .locks import lock_action
+from .models import Effect, Item, OrganiserRequest
 
 DONE_FOR_ANOTHER = {
     "en": "Done: {name} must read the back.",
@@ -44,6 +46,8 @@ def character_in_event(event_id: int, code: str) -> Character:
 
 
 def item_actions(item: Item) -> list[str]:
+    if item.kind == Item.LOCK:
+        return [lock_action(item)]
     if item.kind not in ACTIONS or not item.has_effect or item.used_up:
         return []
     return [ACTIONS[item.kind]]
@@ -55,6 +59,8 @@ def item_scan_view(item: Item) -> dict:
             "actions": item_actions(item), "used": item.used_up}
     if item.kind == Item.FIREARM:
         view.update(loaded=item.loaded, holder=item.holder.name if item.holder else None)
+    if item.kind == Item.LOCK:  # anyone at the door sees where the padlock hangs
+        view.update(closed=item.closed)
     return view
 
 
@@ -87,3 +93,31 @@ def item_use_view(item: Item, effect: Effect, user_character: Character,
     event = user_character.event
     return {**shown, "revealed": revealed_text(item),
             "effect": effect_view(event, effect, event.game_time(timezone.now()))}
+
+
+def lock_moved_view(item: Item) -> dict:
+    """After moving a padlock: where it now hangs (the phone says which loop)."""
+    return {"item": item_scan_view(item), "action": "unlock" if not item.closed else "lock",
+            "closed": item.closed}
+
+
+REQUESTS_SHOWN = 100  # polled every 20 s by each narrator's screen: kept small
+
+
+def request_view(asked: OrganiserRequest) -> dict:
+    answered_by = asked.answered_by.get_username() if asked.answered_by else None
+    return {"id": asked.pk, "character": _who(asked.character), "text": asked.text,
+            "status": asked.status, "created_game_s": asked.created_game_s,
+            "created_at": asked.created_at.isoformat(), "answer": asked.answer or None,
+            "answered_by": answered_by, "answered_game_s": asked.answered_game_s,
+            "effect": asked.effect_id}
+
+
+def event_requests(event, status: str | None) -> list[dict]:
+    """Open ones oldest first (the next to settle on top); otherwise the newest first."""
+    rows = OrganiserRequest.objects.filter(event=event).select_related("character",
+                                                                       "answered_by")
+    if status:
+        rows = rows.filter(status=status)
+    rows = rows.order_by("id" if status == OrganiserRequest.OPEN else "-id")
+    return [request_view(asked) for asked in rows[:REQUESTS_SHOWN]]

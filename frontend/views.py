@@ -120,13 +120,29 @@ LABEL_WORDS = {
     "verso": {"fr": "Verso — à plier, à lire seulement par qui l'ingère ou l'ouvre",
               "es": "Reverso — doblar; solo lo lee quien lo ingiere o lo abre",
               "en": "Back — fold it; read only by whoever ingests or opens it"},
+    "lock": {"fr": "Serrure : cadenas sur la boucle verte = ouverte, sur la rouge = fermée. "
+                   "Scannez ce code pour l'ouvrir ou la fermer, puis passez le cadenas sur "
+                   "l'autre boucle. Ne le mettez nulle part ailleurs.",
+             "es": "Cerradura: candado en la argolla verde = abierta, en la roja = cerrada. "
+                   "Escanea este código para abrirla o cerrarla y pasa el candado a la otra "
+                   "argolla. No lo pongas en ningún otro sitio.",
+             "en": "Lock: padlock on the green loop = open, on the red one = closed. Scan this "
+                   "code to open or close it, then move the padlock to the other loop. Never "
+                   "put it anywhere else."},
+    "closed": {"fr": "À poser : cadenas sur la boucle rouge (fermée)",
+               "es": "Al colocarla: candado en la argolla roja (cerrada)",
+               "en": "To set up: padlock on the red loop (closed)"},
+    "open": {"fr": "À poser : cadenas sur la boucle verte (ouverte)",
+             "es": "Al colocarla: candado en la argolla verde (abierta)",
+             "en": "To set up: padlock on the green loop (open)"},
 }
 
 
 @require_GET
 def printable_labels(request, event_id):
     """Labels to print and tie to the objects: the tag in large type, the code and a QR
-    code the phone opens; a medicine's or an envelope's verso on a block to fold."""
+    code the phone opens; a medicine's or an envelope's verso on a block to fold; a lock's
+    rule (§4.3) and where its padlock hangs at first, for whoever sets up the door."""
     event = _narrated_event(request, event_id)
     if event is None:
         return redirect(f"/admin/login/?next={request.path}")
@@ -137,5 +153,8 @@ def printable_labels(request, event_id):
         verso = revealed_text(item) if item.kind in (Item.MEDICINE, Item.ENVELOPE) else None
         labels.append({"item": item, "qr": qr.to_string(encoding="unicode"), "verso": verso})
     words = {key: pick(label, event.language) for key, label in LABEL_WORDS.items()}
+    for label in labels:
+        if label["item"].kind == Item.LOCK:
+            label["lock"] = (words["lock"], words["closed" if label["item"].closed else "open"])
     return render(request, "frontend/labels.html",
                   {"event": event, "labels": labels, "words": words})

@@ -226,6 +226,22 @@ MESSAGES = {
         "fr": "{item} s'applique à qui le manipule : seul un médicament peut être donné à quelqu'un d'autre.",
         "es": "{item} se aplica a quien lo manipula: solo un medicamento puede darse a otra persona.",
     },
+    # Locks (effects/locks.py) and requests to the organisers (effects/requests.py).
+    "lock_already": {
+        "en": "{item}: the padlock is already on the {loop} loop.",
+        "fr": "{item} : le cadenas est déjà sur la boucle {loop}.",
+        "es": "{item}: el candado ya está en la argolla {loop}.",
+    },
+    "requests_waiting": {
+        "en": "You already have {count} requests waiting for the organisers; wait for an answer.",
+        "fr": "Vous avez déjà {count} demandes en attente auprès des organisateurs ; attendez une réponse.",
+        "es": "Ya tienes {count} peticiones pendientes con la organización; espera una respuesta.",
+    },
+    "request_answered": {
+        "en": "This request was already answered.",
+        "fr": "Cette demande a déjà reçu une réponse.",
+        "es": "Esta petición ya tiene respuesta.",
+    },
 }
 
 STATUS_WORDS = {

@@ -17,6 +17,7 @@ from schemathesis.checks import not_a_server_error
 
 from config.wsgi import application
 from effects.items import item_create
+from effects.requests import request_ask
 from effects.services import effect_push
 from health.services import character_act, treatment_start
 
@@ -54,8 +55,10 @@ def game(clock, settings, tmp_path, event, narrator_user, player, medic):
                           duration_s=None, set_state=None, by=narrator_user)
     item = item_create(event=event, by=narrator_user, name="Fiole", kind="medicine",
                        single_use=False, secret_text="Effet : sommeil")
+    asked = request_ask(character=player, text="Je brise la vitre", by=player.user)
     return {"event_id": event.pk, "treatment_id": treatment.pk, "effect_id": effect.pk,
-            "code": player.code, "item_code": item.code, "key": event.ruleset}
+            "code": player.code, "item_code": item.code, "key": event.ruleset,
+            "request_id": asked.pk}
 
 
 def signed_in(user) -> tuple[dict, dict]:

@@ -11,6 +11,7 @@ from django.urls import URLResolver, get_resolver, resolve
 from rest_framework.test import APIClient
 
 from effects.items import item_create
+from effects.requests import request_ask
 from combat.services.beatings import acharnement_start
 from combat.services.duels import duel_propose
 from effects.services import effect_push
@@ -426,6 +427,13 @@ MATRIX = [
     (EVENT + "items/", "post", "/api/events/{event}/items/",
      {"name": "Fiole", "kind": "medicine", "secret_text": "Effet : sommeil"}, narrators(201)),
     ("api/effects/<int:effect_id>/", "delete", "/api/effects/{effect}/", None, narrators(200)),
+    # Requests to the organisers: a player asks for their own character only.
+    (EVENT + "requests/", "get", "/api/events/{event}/requests/?status=open", None,
+     narrators(200)),
+    (CHARACTER + "requests/", "post", "/api/characters/{player}/requests/",
+     {"text": "Je brise le coffre à la hache"}, its_player(201)),
+    ("api/requests/<int:request_id>/answer/", "post", "/api/requests/{request}/answer/",
+     {"text": "Effet : le coffre s'ouvre"}, narrators(200)),
     (CHARACTER, "get", "/api/characters/{player}/", None, its_player_and_narrators(200)),
     (CHARACTER + "actions/", "post", "/api/characters/{player}/actions/",
      {"action": "hit_stunning"}, its_player_and_narrators(200)),
@@ -528,7 +536,8 @@ def test_every_route_and_method_has_a_row():
 def test_each_row_names_its_route_and_every_role(route, method, url, body, expected):
     assert set(expected) == set(ROLES)
     match = resolve(url.format(event=1, player=1, medic=1, treatment=1, effect=1, code="ABC",
-                               item="ITEM", token="t", duel=1, acharnement=1, gun="GUN"))
+                               item="ITEM", token="t", duel=1, acharnement=1, gun="GUN",
+                               request=1).split("?")[0])
     assert match.route == route or (route in PREFIXES and match.route.startswith(route))
 
 
@@ -555,6 +564,7 @@ def world(clock, settings, tmp_path, event, narrator_user, player, other_player,
     beating = acharnement_start(attacker=medic, victim_code=fred.code, kind="bare_hands",
                                 by=medic.user)
     gun = item_create(event=event, by=narrator_user, name="Revolver", kind="firearm")
+    asked = request_ask(character=player, text="Je casse la vitre", by=player.user)
     clock.advance(60)  # the first aid may now be completed
     users = {"player": player.user, "other_player": other_player.user, "medic": medic.user,
              "stranger": stranger, "narrator": narrator_user}
@@ -562,6 +572,7 @@ def world(clock, settings, tmp_path, event, narrator_user, player, other_player,
                    "code": player.code, "other_code": other_player.code,
                    "treatment": treatment.pk, "effect": effect.pk, "item": item.code,
                    "duel": duel.pk, "acharnement": beating.pk, "gun": gun.code,
+                   "request": asked.pk,
                    "token": login_token_issue(event=event, user=player.user)}
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 
-from effects.models import Effect, Item
+from effects.models import Effect, Item, OrganiserRequest
 from health.models import HealthState, Treatment
 from players.models import (Character, Event, IdempotencyRecord, JournalEntry, LoginToken,
                             Membership, Team)
@@ -22,7 +22,9 @@ def fingerprint() -> dict:
         "health": _rows(HealthState.objects, "pk", "status", "version", "timers", "values"),
         "treatments": _rows(Treatment.objects, "pk", "status"),
         "effects": _rows(Effect.objects, "pk", "removed"),
-        "items": _rows(Item.objects, "pk", "used_by", "used_game_s", "holder", "loaded"),
+        "items": _rows(Item.objects, "pk", "used_by", "used_game_s", "holder", "loaded",
+                       "closed"),
+        "requests": _rows(OrganiserRequest.objects, "pk", "status", "answer", "effect"),
         "tokens": _rows(LoginToken.objects, "pk", "used_at"),
         "journal": JournalEntry.objects.count(),
         "idempotency": IdempotencyRecord.objects.count(),

@@ -1,6 +1,7 @@
 """The object panel on the player's screen, in a real phone browser: a player types an
 object's code (or scans its label with the phone's camera app, which opens the app on
-/?object=CODE), reads its tag, swallows a medicine or makes someone else swallow it."""
+/?object=CODE), reads its tag, swallows a medicine or makes someone else swallow it, or
+unlocks a door."""
 from __future__ import annotations
 
 import pytest
@@ -68,4 +69,21 @@ def test_a_player_makes_someone_else_swallow_it_and_never_reads_the_verso(server
     expect(panel.get_by_role("status")).to_contain_text("Hecho: Denis debe leer el reverso.")
     assert SECRET not in page.content()
     assert Effect.objects.get().character_id == denis.pk
+    assert page.errors == []
+
+
+def test_a_player_unlocks_a_door_and_is_told_where_to_hang_the_padlock(server_url, phone):
+    alice, _denis, _potion, link = game(server_url)
+    door = item_create(event=alice.event, by=None, name="Porte de la cave", kind="lock")
+    page = phone("fr")
+    panel = open_panel(page, link, server_url, code=door.code)
+
+    expect(panel).to_contain_text("Fermée : le cadenas est sur la boucle rouge.")
+    panel.get_by_role("button", name="Déverrouiller").click()
+    panel.get_by_role("button", name="Touchez encore pour déverrouiller").click()
+
+    expect(panel.get_by_role("status")).to_contain_text("passez maintenant le cadenas sur la boucle verte")
+    expect(panel).to_contain_text("Ouverte : le cadenas est sur la boucle verte.")
+    door.refresh_from_db()
+    assert (door.closed, door.used_by_id) == (False, alice.pk)
     assert page.errors == []

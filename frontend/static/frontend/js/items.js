@@ -1,7 +1,8 @@
 // Objects with a tag ("étiquettes"): scan an object's QR code (or type its code), read its
-// tag, then touch it, ingest it (oneself, or make someone else ingest it) or open it. The
-// verso is shown only when this character is the one it reached: the server never sends
-// it to anyone else.
+// tag, then touch it, ingest it (oneself, or make someone else ingest it) or open it; or
+// unlock / lock a lock (its padlock moves between a red and a green loop). The verso is
+// shown only when this character is the one it reached: the server never sends it to
+// anyone else.
 import { get as apiGet, send as apiSend } from "./api.js";
 import { t as translate } from "./i18n.js";
 import { confirmButton, formatDuration, h as element, mount } from "./util.js";
@@ -64,8 +65,10 @@ export function objectPanel({ characterId, code = null, get = apiGet, send = api
     render();
   }
 
-  async function use(targetCode) {
-    const body = targetCode ? { target_code: targetCode } : {};
+  // `extra`: a lock's wanted position, so that a lock someone else just moved is not
+  // moved back by a tap on what this phone showed before.
+  async function use(targetCode, extra = {}) {
+    const body = targetCode ? { target_code: targetCode, ...extra } : { ...extra };
     const answer = await send(item.name, "POST", `${base}/${item.code}/use/`, body);
     choosingTarget = false;
     if (answer.queued) message = t("No network: saved, it will be sent when the network is back.");
@@ -109,9 +112,13 @@ export function objectPanel({ characterId, code = null, get = apiGet, send = api
     if (action === "ingest") {
       return h("button", { type: "button", class: "primary", onclick: () => { choosingTarget = true; render(); } }, t("Ingest"));
     }
-    const [label, again] = action === "open" ? [t("Open it"), t("Tap again to open it")]
-      : [t("I touched it"), t("Tap again: I touched it")];
-    return confirmButton(label, again, () => use(null), { class: "primary" }, `${item.code}:${action}`);
+    const [label, again] = {
+      open: [t("Open it"), t("Tap again to open it")],
+      unlock: [t("Unlock it"), t("Tap again to unlock it")],
+      lock: [t("Lock it"), t("Tap again to lock it")],
+    }[action] || [t("I touched it"), t("Tap again: I touched it")];
+    const extra = item.kind === "lock" ? { closed: action === "lock" } : {};
+    return confirmButton(label, again, () => use(null, extra), { class: "primary" }, `${item.code}:${action}`);
   }
 
   function whoIngests() {
@@ -130,12 +137,18 @@ export function objectPanel({ characterId, code = null, get = apiGet, send = api
       item.tag_text ? h("p", { class: "effect-text tag-text" }, item.tag_text) : null,
       firearm ? h("p", {}, item.loaded ? t("Loaded") : t("Not loaded"),
         item.holder ? ` — ${t("Held by %(name)s", { name: item.holder })}` : "") : null,
+      item.kind === "lock" ? h("p", { class: "lock-position" }, item.closed
+        ? t("Closed: the padlock is on the red loop.") : t("Open: the padlock is on the green loop.")) : null,
       item.used ? h("p", { class: "muted" }, t("Already used.")) : null,
       item.actions.map(actionButton));
   }
 
   function outcome() {
     if (!result) return null;
+    if (result.closed !== undefined) {
+      return h("section", { class: "card", role: "status" }, h("p", {}, result.closed
+        ? t("Locked: now move the padlock to the red loop.") : t("Unlocked: now move the padlock to the green loop.")));
+    }
     if (!result.revealed) return h("section", { class: "card", role: "status" }, h("p", {}, result.done));
     const lasts = result.effect && result.effect.duration_s;
     return h("section", { class: "card effects", role: "status" }, h("h2", {}, t("Read this now:")),

@@ -1,11 +1,12 @@
 // The narrators' screen: every character live, soonest deadline first (who dies next?),
 // filters by state and team, effects pushed to one, several, a team or everyone, the game
-// clock, state corrections and the journal.
+// clock, state corrections, the players' requests to the organisers and the journal.
 import { get, send } from "./api.js";
 import { countdownElement, startTicking } from "./countdown.js";
 import { t } from "./i18n.js";
 import { Live, withEffect } from "./live.js";
 import { optionsPanel, psychPanel } from "./narrator_panels.js";
+import { requestsPanel } from "./requests.js";
 import { confirmButton, h, mount } from "./util.js";
 
 export async function show(root, { id, me, context }) {
@@ -123,13 +124,14 @@ export async function show(root, { id, me, context }) {
       h("section", { class: "card table-wrap" }, h("table", {},
         h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("Character")), h("th", {}, t("State")), h("th", {}, t("Next")))),
         h("tbody", {}, visible().map(row)))),
-      effectForm(), traits, journalPanel(), options);
+      effectForm(), traits, requests.element, journalPanel(), options);
     showTraits();
   }
 
   // Kept across redraws: the options stay open, and ticking a box does not redraw (and
   // wipe) the effect being typed.
   const options = optionsPanel(id);
+  const requests = requestsPanel(id, { get, send, t, h });
   const traits = h("div", {});
 
   function showTraits() {
@@ -175,5 +177,5 @@ export async function show(root, { id, me, context }) {
     resync,
   });
   const stopTicking = startTicking(root);
-  return () => { active = false; live.close(); stopTicking(); };
+  return () => { active = false; live.close(); stopTicking(); requests.stop(); };
 }

@@ -9,6 +9,7 @@ import { t } from "./i18n.js";
 import { fightTools, fightsCard } from "./fights.js";
 import { objectPanel } from "./items.js";
 import { Live, withEffect } from "./live.js";
+import { askPanel } from "./requests.js";
 import { recall, remember } from "./store.js";
 import { confirmButton, h, mount } from "./util.js";
 
@@ -94,6 +95,8 @@ export async function show(root, { id, me, params, context }) {
   // Scanning an object: kept across redraws (its camera and fields live on).
   const objects = objectPanel({ characterId: id, code: params ? params.get("object") : null,
                                 onDone: () => refresh() });
+  // Asking the organisers: kept across redraws too (a snapshot must not wipe the question).
+  const asks = askPanel(id, { send, t, h });
 
   async function loadTools() {
     if (tools !== null || !snap) return;
@@ -136,7 +139,7 @@ export async function show(root, { id, me, params, context }) {
       message ? h("p", { class: "message", role: "status" }, message) : null);
     mount(root,
       stateCard(snap), fightsCard(snap, { answer: answerDuel, stop: stopBeating }), actions,
-      effects(snap), points(snap), abilities(snap), objects.element, tools || null,
+      effects(snap), points(snap), abilities(snap), objects.element, asks.element, tools || null,
       h("section", { class: "card tools" },
         h("button", { type: "button", onclick: () => { qr.hidden = !qr.hidden; } }, t("Show my QR code")),
         character && character.medic ? h("a", { class: "button", href: `#/medic/${id}` }, t("Treat a patient")) : null,
@@ -217,5 +220,5 @@ export async function show(root, { id, me, params, context }) {
       warnBeforeDeadline(`${snap.next.key}:${snap.next.game_s}`, Number(el.dataset.left));
     }
   });
-  return () => { active = false; live.close(); stopTicking(); keepAwake(false); objects.stop(); };
+  return () => { active = false; live.close(); stopTicking(); keepAwake(false); objects.stop(); asks.stop(); };
 }

@@ -16,8 +16,12 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+// A panel kept across redraws (an object's code, a question being typed) is moved, and a
+// moved element loses the focus: it is given back, or the next keystrokes go nowhere.
 export function mount(root, ...children) {
+  const focused = document.activeElement;
   root.replaceChildren(...children.flat(Infinity).filter(Boolean));
+  if (focused && focused !== document.activeElement && root.contains(focused)) focused.focus({ preventScroll: true });
 }
 
 // 754 s -> "12:34", 3725 s -> "1:02:05"; never negative.
