@@ -120,10 +120,15 @@ CELERY_TIMEZONE = "UTC"
 # and applying a transition twice changes nothing, so redelivery is harmless.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 5 * 3600}
 SWEEP_INTERVAL_S = float(os.environ.get("SWEEP_INTERVAL_S", "5"))
+# A timer task is queued at commit only for a deadline this near; beat queues the others
+# as they come within reach (health/scheduling.py).
+DEADLINE_TASK_HORIZON_S = float(os.environ.get("DEADLINE_TASK_HORIZON_S", "120"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-due-characters": {"task": "health.tasks.sweep_due_characters",
                              "schedule": SWEEP_INTERVAL_S},
     "sweep-due-fights": {"task": "combat.tasks.sweep_due_fights", "schedule": SWEEP_INTERVAL_S},
+    "queue-upcoming-deadlines": {"task": "health.tasks.queue_upcoming_deadlines",
+                                 "schedule": DEADLINE_TASK_HORIZON_S / 2},
 }
 
 AUTH_PASSWORD_VALIDATORS = []

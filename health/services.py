@@ -20,6 +20,7 @@ from rulesets import Outcome, RuleRefused
 from rulesets.messages import STATUS_WORDS
 
 from .models import HealthState, Treatment
+from .scheduling import deadline_task_on_commit, deadlines_tasks_on_commit
 
 log = logging.getLogger(__name__)
 
@@ -39,48 +40,20 @@ def snapshots_changed(*, character_ids) -> None:
     publish_characters_on_commit(character_ids)
 
 
-def _schedule_on_commit(health: HealthState, event: Event) -> None:
-    if health.next_deadline_s is None or not event.running:
-        return
-    eta = event.wall_time(health.next_deadline_s)
-    character_id = health.pk
-
-    def send():
-        from .tasks import advance_character
-        try:
-            advance_character.apply_async((character_id,), eta=eta)
-        except Exception:  # the broker is down: the sweeper applies the deadline anyway
-            log.exception("could not queue the timer task of character %s", character_id)
-
-    transaction.on_commit(send)
-
-
 def deadlines_schedule_on_commit(*, event: Event) -> None:
-    """When the clock resumes, every pending deadline gets its task again (those queued
-    before the pause wake at the old instant and find it is not yet time). They go through
-    one broker connection: a 30,000-player game would otherwise open one per task."""
+    """When the clock resumes: timer tasks for the near deadlines, and the deadline
+    warnings of the phones that asked for them."""
     from push.models import PushSubscription
     if not event.running:
         return
-    rows = list(HealthState.objects.filter(event=event, next_deadline_s__isnull=False)
-                .select_related("character"))
-    jobs = [(health.pk, event.wall_time(health.next_deadline_s)) for health in rows]
-
-    def send():
-        from .tasks import advance_character
-        try:
-            with advance_character.app.producer_or_acquire() as producer:
-                for character_id, eta in jobs:
-                    advance_character.apply_async((character_id,), eta=eta, producer=producer)
-        except Exception:  # the broker is down: the sweeper applies the deadlines anyway
-            log.exception("could not queue the timer tasks of event %s", event.pk)
-
-    transaction.on_commit(send)
+    deadlines_tasks_on_commit(event=event)
     subscribed = set(PushSubscription.objects.filter(user__characters__event=event)
                      .values_list("user_id", flat=True))
+    rows = (HealthState.objects.filter(event=event, next_deadline_s__isnull=False,
+                                       character__user_id__in=subscribed)
+            .select_related("character"))
     for health in rows:
-        if health.character.user_id in subscribed:
-            push_hooks.deadline_warnings_on_commit(health=health, event=event)
+        push_hooks.deadline_warnings_on_commit(health=health, event=event)
 
 
 def _record(*, health: HealthState, event: Event, outcome: Outcome, kind: str, what: str,
@@ -97,7 +70,7 @@ def _record(*, health: HealthState, event: Event, outcome: Outcome, kind: str, w
 def _after_commit(health: HealthState, event: Event) -> None:
     """Once per service call: push the new snapshot and queue the next deadline's task."""
     publish_characters_on_commit([health.pk])
-    _schedule_on_commit(health, event)
+    deadline_task_on_commit(health, event)
 
 
 def _lock(character_id: int, *, skip_locked: bool = False) -> HealthState | None:

@@ -14,3 +14,10 @@ def advance_character(character_id: int) -> int:
 def sweep_due_characters() -> int:
     """Run by beat every few seconds: the safety net for lost or early tasks."""
     return services.characters_sweep()
+
+
+@shared_task
+def queue_upcoming_deadlines() -> int:
+    """Run by beat: timer tasks for the deadlines that came within reach."""
+    from .scheduling import deadlines_queue_upcoming
+    return deadlines_queue_upcoming()

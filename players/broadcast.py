@@ -1,4 +1,4 @@
-"""One message for every phone of an event, handed over in memory by each server process.
+"""One message for many phones of an event, handed over in memory by each server process.
 
 Through the channel layer, a push to everyone stores one copy per phone in Redis, and each
 process pops them one at a time (four Redis round trips each): 2,000 phones took seconds.
@@ -57,7 +57,10 @@ class _Listener:
                 await client.aclose()
 
     async def hand_out(self, message: dict) -> None:
+        named = set(message["characters"]) if message.get("characters") is not None else None
         for phone in list(self.phones.get(message["event"], ())):
+            if named is not None and phone.character_id not in named:
+                continue
             try:
                 await phone.broadcast_message(message)
             except Exception:  # one closed socket must not keep the others waiting
@@ -92,9 +95,11 @@ def leave(event_id: int, phone) -> None:
 _client: redis.Redis | None = None
 
 
-def publish(event_id: int, message: dict) -> None:
-    """Send to every process (called after commit, from synchronous code)."""
+def publish(event_id: int, message: dict, characters: list[int] | None = None) -> None:
+    """Send to every process (called after commit, from synchronous code); each hands it
+    to its phones of `characters` (None: every phone of the event)."""
     global _client
     if _client is None:
         _client = redis.Redis.from_url(settings.REDIS_URL)
-    _client.publish(channel_name(), json.dumps({"event": event_id, **message}))
+    _client.publish(channel_name(), json.dumps({"event": event_id, "characters": characters,
+                                                **message}))

@@ -137,13 +137,12 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             await self._send({"type": "snapshot", "snapshot": snapshot})
 
     async def effect_message(self, message):
-        """An effect reached this character (or, for narrators, the characters named)."""
-        whom = ({"character": self.character_id} if self.character_id is not None
-                else {"characters": message["characters"]})
-        await self._send({"type": "effect", **whom, "effect": message["effect"]})
+        """Narrators: an effect reached the characters named (or "all")."""
+        await self._send({"type": "effect", "characters": message["characters"],
+                          "effect": message["effect"]})
 
     async def broadcast_message(self, message: dict):
-        """An effect for everyone in the event, handed over by this process (broadcast.py)."""
+        """An effect for this character, handed over by this process (broadcast.py)."""
         await self._send({"type": "effect", "character": self.character_id,
                           "effect": message["effect"]})
 

@@ -89,24 +89,12 @@ def publish_effect_on_commit(*, event_id: int, character_ids: list[int] | None,
     """After commit, tell the phones of `character_ids` (None: everyone in the event) that
     `effect` now applies to them. Each phone adds it to its snapshot and moves its
     sequence number by one, as the service did in the database; an effect the phone
-    already holds (same `push`) is ignored. Narrators get one message naming who. For
-    everyone, it is one broadcast handed out by each server process (broadcast.py)."""
+    already holds (same `push`) is ignored. It is one broadcast that each server process
+    hands to its phones (broadcast.py), whether it reaches one player, a team or 2,000;
+    narrators get one message naming who."""
     def send():
-        if character_ids is None:
-            broadcast.publish(event_id, {"effect": effect})
-        async_to_sync(_send_effect)(event_id, character_ids, effect)
+        broadcast.publish(event_id, {"effect": effect}, characters=character_ids)
+        async_to_sync(get_channel_layer().group_send)(
+            narrators_group(event_id),
+            {"type": "effect.message", "effect": effect, "characters": character_ids or "all"})
     transaction.on_commit(send, robust=True)
-
-
-async def _send_effect(event_id: int, character_ids: list[int] | None, effect: dict) -> None:
-    layer = get_channel_layer()
-    gate = asyncio.Semaphore(SEND_CONCURRENCY)
-    message = {"type": "effect.message", "effect": effect}
-
-    async def send(group: str, message: dict):
-        async with gate:
-            await layer.group_send(group, message)
-
-    await asyncio.gather(
-        send(narrators_group(event_id), {**message, "characters": character_ids or "all"}),
-        *(send(character_group(pk), message) for pk in character_ids or []))

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from config.celery import app as celery_app
 from health.models import HealthState
+from health.scheduling import deadlines_queue_upcoming
 from health.services import character_act, character_advance, characters_sweep
 from health.tasks import sweep_due_characters
 from players.models import JournalEntry
@@ -24,6 +25,10 @@ from players.services import character_create, event_create
 def wound(character):
     character_act(character=character, action="hit_wounding", params={}, by=character.user,
                   as_narrator=False)
+
+
+def act_as_narrator(character, action, **params):
+    character_act(character=character, action=action, params=params, by=None, as_narrator=True)
 
 
 def stored(character) -> HealthState:
@@ -127,8 +132,31 @@ def test_each_change_queues_a_task_at_the_next_deadline(clock, event, player):
         [(clock.now + timedelta(seconds=60)).isoformat()]
     clock.advance(10 * 60)                # inert over, combat points back at 10:00
     characters_sweep()
-    assert (clock.now + timedelta(minutes=5)).isoformat() in \
-        [t["eta"] for t in queued_tasks(broker, player.pk)]   # coma at 15:00
+    coma_at = (clock.now + timedelta(minutes=5)).isoformat()
+    # Five minutes is beyond the horizon: the worker does not hold it yet...
+    assert coma_at not in [t["eta"] for t in queued_tasks(broker, player.pk)]
+    clock.advance(5 * 60 - settings.DEADLINE_TASK_HORIZON_S)
+    assert deadlines_queue_upcoming() == 1
+    # ...beat queues it once it comes within reach.
+    assert coma_at in [t["eta"] for t in queued_tasks(broker, player.pk)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_resume_queues_only_the_near_deadlines(clock, event, player, other_player,
+                                                 narrator_api):
+    """A 30,000-player game resuming must not hand 30,000 tasks to a worker."""
+    broker = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    wound(player)                                            # combat points back at 10:00
+    act_as_narrator(other_player, "set_state", state="coma")  # dead at 15:00
+    clock.advance(60)
+    characters_sweep()                                       # the inert minute is over
+    narrator_api.post(f"/api/events/{event.pk}/clock/", {"action": "pause"}, format="json")
+    broker.delete("celery")
+    narrator_api.post(f"/api/events/{event.pk}/clock/", {"action": "resume"}, format="json")
+    assert queued_tasks(broker, player.pk) == queued_tasks(broker, other_player.pk) == []
+    clock.advance(14 * 60 - settings.DEADLINE_TASK_HORIZON_S)
+    assert deadlines_queue_upcoming() == 2
+    assert len(queued_tasks(broker, player.pk)) == len(queued_tasks(broker, other_player.pk)) == 1
 
 
 @pytest.mark.django_db(transaction=True)
