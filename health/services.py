@@ -105,12 +105,14 @@ def character_advance(*, character_id: int) -> int:
     Deadlines rarely fall alone (a gas cloud, a whole team wounded at once): the task that
     finds its character due also takes the event's other due rows in the same transaction,
     so a burst costs a few batches instead of a transaction, a publish and a queued task
-    each; the other tasks of the burst then find nothing left to do."""
-    health = _lock(character_id)
-    if health is None:
-        return 0
-    event = Event.objects.get(pk=health.event_id)
+    each. A task whose row is held by another worker's batch does not wait for it: it takes
+    the next batch of the burst, or finds nothing left to do."""
+    health = _lock(character_id, skip_locked=True)
     now = timezone.now()
+    if health is None:
+        event = Event.objects.filter(health_states__pk=character_id).first()
+        return _advance_due(event, now, batch=SWEEP_BATCH)[1] if event else 0
+    event = Event.objects.get(pk=health.event_id)
     if not _advance_locked(health, event, now):
         return 0
     _after_commit(health, event)

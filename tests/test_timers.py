@@ -3,6 +3,7 @@ or a dead worker missed, and applying a transition twice changes nothing."""
 from __future__ import annotations
 
 import json
+import threading
 import time
 from datetime import timedelta
 
@@ -11,6 +12,7 @@ import redis
 import time_machine
 from celery.contrib.testing.worker import start_worker
 from django.conf import settings
+from django.db import connection, transaction
 from django.utils import timezone
 
 from config.celery import app as celery_app
@@ -83,6 +85,35 @@ def test_the_first_task_of_a_burst_applies_every_deadline_due_with_it(clock, eve
              if line.after["status"] == "coma"]
     assert sorted(line.character_id for line in comas) == sorted(
         c.pk for c in (player, other_player, medic))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_task_whose_row_another_worker_holds_takes_the_rest_of_the_burst(
+        clock, event, player, other_player, medic):
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks need PostgreSQL (CI runs it)")
+    for character in (player, other_player, medic):
+        wound(character)
+    clock.advance(15 * 60)
+    held, release = threading.Event(), threading.Event()
+
+    def another_worker_batch():
+        with transaction.atomic():
+            list(HealthState.objects.select_for_update().filter(pk=player.pk))
+            held.set()
+            release.wait(10)
+        connection.close()
+
+    worker = threading.Thread(target=another_worker_batch)
+    worker.start()
+    assert held.wait(5)
+    started = time.monotonic()
+    assert character_advance(character_id=player.pk) == 2      # the two others
+    assert time.monotonic() - started < 5                       # without waiting
+    release.set()
+    worker.join()
+    assert [stored(c).status for c in (player, other_player, medic)] == ["wounded", "coma", "coma"]
+    assert characters_sweep() == 1                              # what the holder left
 
 
 @pytest.mark.django_db
