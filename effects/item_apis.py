@@ -9,12 +9,12 @@ from rest_framework.views import APIView
 
 from players.apis import answer
 from players.idempotency import idempotent
-from players.selectors import character_visible, event_for_narrator
+from players.selectors import character_by_code, character_visible, event_for_narrator
 
 from . import items as services
 from .locks import lock_move
 from .models import Item
-from .selectors import (character_in_event, event_items, item_in_event, item_narrator_view,
+from .selectors import (event_items, item_in_event, item_narrator_view,
                         item_scan_view, item_use_view, lock_moved_view)
 
 TEXT = {"max_length": 2000, "required": False, "allow_blank": True, "default": ""}
@@ -53,7 +53,7 @@ class EventItemsApi(APIView):
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)
         holder_code = fields.pop("holder_code", None)
-        holder = character_in_event(event.pk, holder_code) if holder_code else None
+        holder = character_by_code(event.pk, holder_code) if holder_code else None
 
         def run():
             item = services.item_create(event=event, by=request.user, holder=holder, **fields)
@@ -89,7 +89,7 @@ class CharacterItemUseApi(APIView):
             return _move_lock(request, item, character, as_narrator,
                               data.validated_data.get("closed"))
         code = data.validated_data.get("target_code")
-        target = character_in_event(character.event_id, code) if code else character
+        target = character_by_code(character.event_id, code) if code else character
 
         def run():
             effect = services.item_use(item=item, user_character=character, target=target,

@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from health.selectors import effect_view
 from players.models import Character
+from players.selectors import clean_code
 from rulesets import RuleRefused
 
 from .items import ACTIONS, revealed_text
@@ -20,29 +21,14 @@ DONE_FOR_ANOTHER = {
 }
 
 
-def _clean_code(code: str) -> str | None:
-    # Codes are letters and digits; anything else (a NUL breaks PostgreSQL) matches nothing.
-    wanted = code.strip().upper()
-    return wanted if wanted.isascii() and wanted.isalnum() else None
-
-
 def item_in_event(event_id: int, code: str) -> Item:
     """The object of this game with the code; another game's object is as unknown."""
-    wanted = _clean_code(code)
+    wanted = clean_code(code)
     item = (Item.objects.select_related("event", "holder").filter(event_id=event_id, code=wanted)
             .first() if wanted else None)
     if item is None:
         raise RuleRefused("unknown_item", code=code)
     return item
-
-
-def character_in_event(event_id: int, code: str) -> Character:
-    wanted = _clean_code(code)
-    found = (Character.objects.select_related("event").filter(event_id=event_id, code=wanted)
-             .first() if wanted else None)
-    if found is None:
-        raise RuleRefused("unknown_code", code=code)
-    return found
 
 
 def item_actions(item: Item) -> list[str]:

@@ -67,13 +67,19 @@ def journal_entries(event: Event, *, after_id: int = 0, character_id: int | None
     return rows.order_by("id")[:limit]
 
 
+def clean_code(code: str) -> str | None:
+    """A printed code (a character's, an object's) as stored, or None: codes are letters
+    and digits, and anything else (a NUL breaks PostgreSQL) matches nothing."""
+    wanted = (code or "").strip().upper()
+    return wanted if wanted.isascii() and wanted.isalnum() else None
+
+
 def character_by_code(event_id: int, code: str) -> Character:
     """The character of the event whose printed code (under its QR) this is."""
     from rulesets import RuleRefused
-    wanted = (code or "").strip().upper()
-    # Codes are letters and digits; anything else (a NUL breaks PostgreSQL) matches no one.
-    found = (Character.objects.filter(event_id=event_id, code=wanted).first()
-             if wanted.isascii() and wanted.isalnum() else None)
+    wanted = clean_code(code)
+    found = (Character.objects.select_related("event").filter(event_id=event_id, code=wanted)
+             .first() if wanted else None)
     if found is None:
         raise RuleRefused("unknown_code", code=code)
     return found

@@ -13,10 +13,10 @@ from rulesets import RuleRefused
 
 def interaction(event: Event, name: str) -> dict:
     """The ruleset's parameters for this kind of fight, options resolved."""
-    spec = event.rules().ruleset.interactions.get(name)
+    rules = event.rules()
+    spec = rules.ruleset.interactions.get(name)
     if spec is None:
         raise RuleRefused("not_in_this_game", what=name)
-    rules = event.rules()
     return {key: rules.option(value) for key, value in spec.items()}
 
 

@@ -8,6 +8,7 @@ from django.db import transaction
 from effects.models import Item
 from health.services import character_apply_rules
 from players.models import Character
+from players.selectors import clean_code
 from players.services import journal_write_many
 from rulesets import RuleRefused
 from rulesets.messages import labels
@@ -18,7 +19,7 @@ from .duels import duels_interrupted
 
 def _firearm(character: Character, code: str) -> Item:
     item = (Item.objects.select_for_update()
-            .filter(event_id=character.event_id, kind=Item.FIREARM, code=(code or "").strip().upper())
+            .filter(event_id=character.event_id, kind=Item.FIREARM, code=clean_code(code))
             .first())
     if item is None:
         raise RuleRefused("unknown_item", code=code)

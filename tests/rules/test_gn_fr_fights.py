@@ -118,3 +118,17 @@ def test_hors_jeu_is_declared_once_and_lifted_once(rules):
     with pytest.raises(RuleRefused) as refused:
         rules.apply(out, SHEET, "out_of_game", 10)
     assert refused.value.code == "not_now"
+
+
+def test_the_union_majority_loses_no_point_unless_the_option_says_so():
+    """A12 (iii): by default the majority only took part in a fight."""
+    default = state_after(rules_with(), ("union_won", 0))
+    assert (default.values["combat_loss"], default.timers["combat_recovery"]) == (0, 600)
+    costly = state_after(rules_with(union_majority_point_loss=1), ("union_won", 0))
+    assert costly.values["combat_loss"] == 1 and costly.status == "healthy"
+
+
+def test_only_the_supported_list_of_combat_events_is_accepted():
+    with pytest.raises(Exception, match="combat_event_kinds"):
+        RS.merged_options({"combat_event_kinds": ["duel"]})
+    assert RS.merged_options({"combat_event_kinds": RS.options["combat_event_kinds"]})
