@@ -50,6 +50,16 @@ class Rules:
         self.ruleset = ruleset
         self.options = options
 
+    def for_sheet(self, sheet: dict | None) -> "Rules":
+        """The rules as they hold for one character: the abilities on its sheet may
+        override options for it alone (a trait that lets a shot land from further away)."""
+        overrides = {}
+        for ability in (sheet or {}).get("abilities") or []:
+            overrides.update(self.ruleset.abilities.get(ability, {}).get("overrides") or {})
+        if not overrides:
+            return self
+        return Rules(self.ruleset, {**self.options, **overrides})
+
     # -- reading the ruleset -------------------------------------------------------
     @property
     def key(self) -> str:
@@ -97,7 +107,9 @@ class Rules:
             return None
         level = (sheet.get("skills") or {}).get(skill)
         if level in (None, False, "", "none"):
-            return None
+            granted = any(self.ruleset.abilities.get(a, {}).get("skill") == skill
+                          for a in sheet.get("abilities") or [])
+            return "yes" if granted else None
         return "yes" if level is True else str(level)
 
     # -- the two operations ------------------------------------------------------
@@ -106,6 +118,8 @@ class Rules:
         """Apply, in order, every timer whose deadline is <= until (< until if strict),
         each at its own deadline, so that a chain (Wounded -> Coma -> Dead) lands where
         it should."""
+        if sheet and sheet.get("abilities") and self.for_sheet(sheet) is not self:
+            return self.for_sheet(sheet).advance(state, sheet, until, strict=strict)
         events: list[dict] = []
         for _ in range(1000):  # a ruleset whose timers re-arm at zero delay must not hang
             due = [(at, key) for key, at in state.timers.items()
@@ -144,7 +158,13 @@ class Rules:
                               state=self.ruleset.states[state.status]["labels"])
         if not self.available(state, action_key):
             raise RuleRefused("not_now", action=action["labels"])
-        work = Work(self, state, sheet or {}, 0, params=params or {}, level=level)
+        for point, amount in (action.get("costs") or {}).items():
+            have = self.point_value(state, sheet or {}, point) or 0
+            if have < amount:
+                raise RuleRefused("not_enough_points", action=action["labels"],
+                                  point=self.ruleset.points[point]["labels"], have=str(have))
+        work = Work(self, state, sheet or {}, 0, params=self.with_defaults(action_key, params),
+                    level=level)
         for requirement in action.get("requires", []):
             if work.resolve(requirement["when"]) and not work.resolve(requirement["value"]):
                 raise RuleRefused(requirement["refusal"], action=action["labels"])
@@ -160,10 +180,14 @@ class Rules:
         """Declare an action at game time `at`. Timers due before `at` apply first;
         timers due exactly at `at` apply after the action (spec §0 same-instant order:
         a treatment completing at its deadline is in time, A8)."""
+        if sheet and sheet.get("abilities") and self.for_sheet(sheet) is not self:
+            return self.for_sheet(sheet).apply(state, sheet, action_key, at, params=params,
+                                               actor_sheet=actor_sheet)
         before = self.advance(state, sheet, at, strict=True)
         state = before.state
         level = self.check(state, action_key, sheet=sheet, actor_sheet=actor_sheet, params=params)
-        work = Work(self, state, sheet, at, params=params or {}, level=level,
+        params = self.with_defaults(action_key, params)
+        work = Work(self, state, sheet, at, params=params, level=level,
                     cause=f"action:{action_key}")
         work.events.append({"kind": "action", "action": action_key, "at": at,
                             "params": dict(params or {})})
@@ -171,6 +195,11 @@ class Rules:
         new_state, events = work.result()
         after = self.advance(new_state, sheet, at)
         return Outcome(after.state, before.events + events + after.events)
+
+    def with_defaults(self, action_key: str, params: dict | None) -> dict:
+        declared = self.action_spec(action_key).get("params") or {}
+        return {**{name: spec["default"] for name, spec in declared.items() if "default" in spec},
+                **(params or {})}
 
     def _check_params(self, action: dict, params: dict) -> None:
         declared = action.get("params") or {}
@@ -181,11 +210,15 @@ class Rules:
             if kind == "state" and value not in self.ruleset.states:
                 raise RuleRefused("bad_input", detail=f"'{value}' is not a state of this game "
                                   f"({', '.join(self.ruleset.states)})")
-            python_type = {"bool": bool, "int": int, "str": str, "state": str}[kind]
+            if kind == "choice" and value not in declared[name]["choices"]:
+                raise RuleRefused("bad_input", detail=f"parameter '{name}' must be one of "
+                                  f"{', '.join(declared[name]['choices'])}, not '{value}'")
+            python_type = {"bool": bool, "int": int, "str": str, "state": str, "choice": str}[kind]
             if not isinstance(value, python_type) or (kind == "int" and isinstance(value, bool)):
                 raise RuleRefused("bad_input", detail=f"parameter '{name}' must be a {kind}")
         for name, spec in declared.items():
-            if spec["type"] == "state" and name not in params:
+            if spec["type"] in ("state", "choice") and name not in params \
+                    and "default" not in spec:
                 raise RuleRefused("bad_input", detail=f"parameter '{name}' is required")
 
     def action_spec(self, action_key: str) -> dict:

@@ -17,7 +17,9 @@ from .messages import LANGUAGES, MESSAGES
 DATA_DIR = Path(__file__).parent / "data"
 # `rules`: applied by the server itself as the outcome of an interaction (a duel's loser),
 # never declared from a phone.
-ROLES = {"self", "medic", "narrator", "rules"}
+# `other`: any other character acting on this one after scanning its code (a killing
+# blow), timed like a treatment but needing no skill.
+ROLES = {"self", "medic", "other", "narrator", "rules"}
 
 # Interactions between characters: each key is one handler of the combat app, and each
 # parameter what it must name in the file. An unknown key or parameter fails at load.
@@ -34,7 +36,7 @@ INTERACTIONS = {
     "search": {"searched": "action"},
 }
 WEAPONS = {"stunning", "wounding", "firearm"}
-PARAM_TYPES = {"bool": bool, "int": int, "str": str, "state": str}
+PARAM_TYPES = {"bool": bool, "int": int, "str": str, "state": str, "choice": str}
 
 
 class RulesetError(ValueError):
@@ -62,6 +64,15 @@ class Ruleset:
     interactions: dict = field(default_factory=dict)
     flags: dict = field(default_factory=dict)
     traits: dict = field(default_factory=dict)
+    # Character abilities (Rasgos) a sheet may list: each may grant a skill and override
+    # options for its bearer only; `explains` is what "Claridad" shows.
+    abilities: dict = field(default_factory=dict)
+    # Named effects narrators push (Muerte, Derribo...), each with its explanation.
+    catalogue: dict = field(default_factory=dict)
+    body: dict = field(default_factory=dict)      # hit locations shown as a body map
+    load: dict = field(default_factory=dict)      # Carga: capacity and overload margin
+    days: dict = field(default_factory=dict)      # the actions run at dawn and day end
+    effect_default: str | None = None             # "conflict": an effect lasts one Conflict
 
     def skill_label(self, skill: str) -> dict:
         return self.skills.get(skill, {}).get("labels", {"en": skill})
@@ -251,6 +262,7 @@ def load_ruleset(path: Path | str) -> Ruleset:
 
     skills = data.get("skills") or {}
     kits = data.get("kits") or {}
+    ctx["points"] = data.get("points") or {}
     for name, action in actions.items():
         _check_action(c, f"actions.{name}", action, ctx, skills, kits)
     points = data.get("points") or {}
@@ -276,12 +288,60 @@ def load_ruleset(path: Path | str) -> Ruleset:
     for name, spec in interactions.items():
         _check_interaction(c, f"interactions.{name}", name, spec,
                            {**ctx, "actions": actions, "points": points, "skills": skills})
+    extras = _check_extras(c, data, {**ctx, "actions": actions, "skills": skills})
     return Ruleset(key=key, path=str(path), name=data["name"], initial_state=initial,
                    states=states, timers=timers, actions=actions, values=values,
                    options=options, option_choices=option_choices, skills=skills, kits=kits, capabilities=capabilities,
                    points=points, inert_timer=inert_timer,
                    inert_cannot=data.get("inert_cannot", []), interactions=interactions,
-                   flags=flags, traits=traits)
+                   flags=flags, traits=traits, **extras)
+
+
+def _check_extras(c: _Checker, data: dict, ctx: dict) -> dict:
+    """The sections only some rulesets have: abilities, an effect catalogue, a body map,
+    Carga, scheduled days and the standard duration of an effect."""
+    abilities = data.get("abilities") or {}
+    for name, ability in abilities.items():
+        where = f"abilities.{name}"
+        c.labels(f"{where}.labels", c.need(where, ability, "labels"))
+        c.labels(f"{where}.explains", c.need(where, ability, "explains"))
+        if ability.get("skill") and ability["skill"] not in ctx["skills"]:
+            c.fail(f"{where}.skill", f"unknown skill '{ability['skill']}'")
+        for option in (ability.get("overrides") or {}):
+            if option not in ctx["options"]:
+                c.fail(f"{where}.overrides", f"unknown option '{option}'")
+    catalogue = data.get("catalogue") or {}
+    for name, entry in catalogue.items():
+        where = f"catalogue.{name}"
+        c.labels(f"{where}.labels", c.need(where, entry, "labels"))
+        c.labels(f"{where}.explains", c.need(where, entry, "explains"))
+        if entry.get("set_state") and entry["set_state"] not in ctx["states"]:
+            c.fail(f"{where}.set_state", f"unknown state '{entry['set_state']}'")
+        if entry.get("action") and entry["action"] not in ctx["actions"]:
+            c.fail(f"{where}.action", f"unknown action '{entry['action']}'")
+    body = data.get("body") or {}
+    if body:
+        locations = c.need("body", body, "locations", dict)
+        for name, labels in locations.items():
+            c.labels(f"body.locations.{name}", labels)
+        for key in ("limbs_value", "damage_value"):
+            if c.need("body", body, key) not in ctx["values"]:
+                c.fail(f"body.{key}", f"unknown value '{body[key]}'")
+    load = data.get("load") or {}
+    if load:
+        for key in ("capacity", "overload_margin", "default_item_load"):
+            c.value_ref(f"load.{key}", c.need("load", load, key), ctx["options"])
+    days = data.get("days") or {}
+    for key, action in days.items():
+        if key not in ("dawn", "day_end"):
+            c.fail(f"days.{key}", "days name the actions for dawn and day_end")
+        if action not in ctx["actions"] or "rules" not in ctx["actions"][action]["declared_by"]:
+            c.fail(f"days.{key}", f"'{action}' must be an action declared_by rules")
+    effect_default = data.get("effect_default")
+    if effect_default not in (None, "conflict"):
+        c.fail("effect_default", "either absent (until removed) or 'conflict'")
+    return {"abilities": abilities, "catalogue": catalogue, "body": body, "load": load,
+            "days": days, "effect_default": effect_default}
 
 
 def _check_interaction(c: _Checker, where: str, name: str, spec, ctx: dict):
@@ -333,6 +393,8 @@ def _check_action(c: _Checker, where: str, action: dict, ctx: dict, skills: dict
     roles = c.need(where, action, "declared_by", list)
     if set(roles) - ROLES:
         c.fail(f"{where}.declared_by", f"roles are {', '.join(sorted(ROLES))}")
+    if set(roles) & {"medic", "other"} and "self" in roles:
+        c.fail(f"{where}.declared_by", "an action on another character is not also declared by self")
     if "medic" in roles and action.get("skill") not in skills:
         c.fail(f"{where}.skill", "a medic action names a skill declared under skills")
     if action.get("kit") and action["kit"] not in kits:
@@ -341,6 +403,10 @@ def _check_action(c: _Checker, where: str, action: dict, ctx: dict, skills: dict
         if param.get("type") not in PARAM_TYPES:
             c.fail(f"{where}.params.{pname}.type", f"one of {', '.join(PARAM_TYPES)}")
         c.labels(f"{where}.params.{pname}.labels", param.get("labels"))
+        if param["type"] == "choice":
+            choices = c.need(f"{where}.params.{pname}", param, "choices", dict)
+            for choice, labels in choices.items():
+                c.labels(f"{where}.params.{pname}.choices.{choice}", labels)
     c.value_ref(f"{where}.duration_s", action.get("duration_s", 0), ctx["options"])
     for i, req in enumerate(action.get("requires", [])):
         for key in ("when", "value", "refusal"):
@@ -348,6 +414,9 @@ def _check_action(c: _Checker, where: str, action: dict, ctx: dict, skills: dict
         if req["refusal"] not in MESSAGES:
             c.fail(f"{where}.requires[{i}].refusal", f"unknown message '{req['refusal']}'")
         c.value_ref(f"{where}.requires[{i}]", req, ctx["options"])
+    for point, amount in (action.get("costs") or {}).items():
+        if point not in ctx["points"] or not isinstance(amount, int):
+            c.fail(f"{where}.costs", f"a point of this ruleset and a whole number ('{point}')")
     for key in ("when_value", "unless_value"):
         if action.get(key) and action[key] not in ctx["values"]:
             c.fail(f"{where}.{key}", f"unknown value '{action[key]}'")

@@ -39,6 +39,11 @@ MESSAGES = {
         "fr": "{action} ne s'applique pas en ce moment.",
         "es": "{action} no se aplica ahora mismo.",
     },
+    "not_enough_points": {
+        "en": "{action} needs more {point} than you have ({have}).",
+        "fr": "{action} demande plus de {point} que vous n'en avez ({have}).",
+        "es": "{action} requiere más {point} del que tienes ({have}).",
+    },
     # Fights between characters (combat/services).
     "not_in_this_game": {
         "en": "There is no {what} in this game's rules.",
