@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 CONDITIONS = {"when_option", "unless_option", "when_value", "unless_value", "when_option_is",
-              "when_param"}
+              "when_param", "when_at_least", "when_below", "when_option_has",
+              "unless_option_has", "when_value_is", "when_param_is"}
 
 
 @dataclass(frozen=True)
@@ -25,15 +26,16 @@ class ElementSpec:
     required: frozenset
     optional: frozenset
     free_params: bool = False  # parameters are arbitrary value keys (set_values)
+    nested: frozenset = frozenset()  # parameters that are lists of elements
 
 
 ELEMENTS: dict[str, ElementSpec] = {}
 
 
-def element(name, *, primary=None, required=(), optional=(), free_params=False):
+def element(name, *, primary=None, required=(), optional=(), free_params=False, nested=()):
     def register(fn):
         ELEMENTS[name] = ElementSpec(fn, primary, frozenset(required), frozenset(optional),
-                                     free_params)
+                                     free_params, frozenset(nested))
         return fn
     return register
 
@@ -64,6 +66,11 @@ class Work:
             return self.params.get(value[1:])
         if isinstance(value, dict) and "by_level" in value:
             return self.resolve(value["by_level"].get(self.level))
+        if isinstance(value, dict) and "product" in value:
+            result = 1
+            for factor in value["product"]:
+                result *= self.resolve(factor)
+            return result
         if isinstance(value, dict) and "when_param" in value:
             branch = "then" if self.params.get(value["when_param"]) else "else"
             return self.resolve(value.get(branch))
@@ -83,6 +90,24 @@ class Work:
             return False
         for option, expected in (conditions.get("when_option_is") or {}).items():
             if options[option] != expected:
+                return False
+        for value, expected in (conditions.get("when_value_is") or {}).items():
+            if values.get(value) != expected:
+                return False
+        for param, expected in (conditions.get("when_param_is") or {}).items():
+            if self.params.get(param) != expected:
+                return False
+        for value, limit in (conditions.get("when_at_least") or {}).items():
+            if int(values.get(value) or 0) < int(self.resolve(limit)):
+                return False
+        for value, limit in (conditions.get("when_below") or {}).items():
+            if int(values.get(value) or 0) >= int(self.resolve(limit)):
+                return False
+        for option, member in (conditions.get("when_option_has") or {}).items():
+            if member not in (options[option] or []):
+                return False
+        for option, member in (conditions.get("unless_option_has") or {}).items():
+            if member in (options[option] or []):
                 return False
         return True
 
@@ -127,7 +152,8 @@ def enter(work: Work, state: str, worsening: bool = False) -> None:
     run_elements(work, states[target].get(key, []))
 
 
-@element("set_timer", required={"timer", "after"}, optional={"keep", "on_change"})
+@element("set_timer", required={"timer", "after"}, optional={"keep", "on_change"},
+         nested={"on_change"})
 def set_timer(work: Work, timer: str, after, keep: str = "replace",
               on_change: list | None = None) -> None:
     """Arm a timer `after` seconds from now; `keep: max|min` compares with a running one.
@@ -194,15 +220,16 @@ def set_values(work: Work, **values) -> None:
                                 "at": work.at})
 
 
-@element("lose_points", required={"value", "amount", "base"}, optional={"at_zero"})
-def lose_points(work: Work, value: str, amount, base: str, at_zero: list | None = None) -> None:
-    """Temporary loss of a sheet score (`base`), capped so that base - loss >= 0; when the
-    score reaches zero, run `at_zero`."""
+@element("lose_points", required={"value", "amount", "base"}, optional={"at_zero", "above_zero"},
+         nested={"at_zero", "above_zero"})
+def lose_points(work: Work, value: str, amount, base: str, at_zero: list | None = None,
+                above_zero: list | None = None) -> None:
+    """Temporary loss of a sheet score (`base`), capped so that base - loss >= 0; then
+    run `at_zero` if the score is at zero, else `above_zero`."""
     top = int(work.sheet.get(base, 0))
     loss = min(top, int(work.values.get(value, 0)) + int(work.resolve(amount)))
     set_values(work, **{value: loss})
-    if top - loss <= 0:
-        run_elements(work, at_zero or [])
+    run_elements(work, (at_zero if top - loss <= 0 else above_zero) or [])
 
 
 @element("reveal", required={"fields"})
@@ -218,3 +245,7 @@ def reveal(work: Work, fields: list) -> None:
 def remind(work: Work, text: dict) -> None:
     """A reminder for the player (return the KOC band to the organisers...)."""
     work.events.append({"kind": "reminder", "text": text, "at": work.at})
+
+
+# Elements of rulesets with hit locations and armour (registered on import).
+from . import body  # noqa: E402,F401

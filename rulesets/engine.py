@@ -97,6 +97,8 @@ class Rules:
         action = self.action_spec(action_key)
         if state.status not in action["outcomes"]:
             return False
+        if action.get("states_option") and state.status not in self.options[action["states_option"]]:
+            return False
         if action.get("when_value") and not state.values.get(action["when_value"]):
             return False
         return not (action.get("unless_value") and state.values.get(action["unless_value"]))

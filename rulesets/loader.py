@@ -36,6 +36,8 @@ INTERACTIONS = {
     "search": {"searched": "action"},
 }
 WEAPONS = {"stunning", "wounding", "firearm"}
+VALUE_ELEMENTS = {"lose_points", "remember_state", "return_to", "count", "postpone_timer",
+                  "restore_timer", "stages"}
 PARAM_TYPES = {"bool": bool, "int": int, "str": str, "state": str, "choice": str}
 
 
@@ -177,7 +179,7 @@ class _Checker:
                 self.fail(f"{where}.{name}.when_option_is", f"unknown option '{option}'")
         for key in given:
             self.value_ref(f"{where}.{name}.{key}", params[key], ctx["options"])
-        if name == "enter" and not str(params["state"]).startswith("@") \
+        if name == "enter" and not str(params["state"]).startswith(("@", "$")) \
                 and params["state"] not in ctx["states"]:
             self.fail(f"{where}.enter", f"unknown state '{params['state']}'")
         if name in ("postpone_timer", "restore_timer") and params["remember"] not in ctx["values"]:
@@ -185,12 +187,24 @@ class _Checker:
         if name in ("set_timer", "clear_timer", "postpone_timer", "restore_timer") \
                 and params["timer"] not in ctx["timers"]:
             self.fail(f"{where}.{name}", f"unknown timer '{params['timer']}'")
-        if name == "lose_points":
-            if params["value"] not in ctx["values"]:
-                self.fail(f"{where}.lose_points", f"unknown value '{params['value']}'")
-            self.elements(f"{where}.lose_points.at_zero", params.get("at_zero", []), ctx)
-        if name == "set_timer":
-            self.elements(f"{where}.set_timer.on_change", params.get("on_change", []), ctx)
+        if name == "lose_points" and params["value"] not in ctx["values"]:
+            self.fail(f"{where}.lose_points", f"unknown value '{params['value']}'")
+        for key in ("value", "remember"):
+            if name in VALUE_ELEMENTS and key in params and params[key] not in ctx["values"]:
+                self.fail(f"{where}.{name}", f"unknown value '{params[key]}' (declare it under values)")
+        for key in ("point",):
+            if key in params and params[key] not in ctx.get("points", {}):
+                self.fail(f"{where}.{name}", f"unknown point '{params[key]}'")
+        for cond in ("when_at_least", "when_below", "when_value_is"):
+            for value in (params.get(cond) or {}):
+                if value not in ctx["values"]:
+                    self.fail(f"{where}.{name}.{cond}", f"unknown value '{value}'")
+        for cond in ("when_option_has", "unless_option_has"):
+            for option in (params.get(cond) or {}):
+                if option not in ctx["options"]:
+                    self.fail(f"{where}.{name}.{cond}", f"unknown option '{option}'")
+        for key in sorted(spec.nested & given):
+            self.elements(f"{where}.{name}.{key}", params[key], ctx)
 
 
 def _flatten_options(checker: _Checker, raw: dict) -> dict:
@@ -228,7 +242,8 @@ def load_ruleset(path: Path | str) -> Ruleset:
     actions = c.need("(top)", data, "actions", dict)
     values = data.get("values") or {}
     capabilities = data.get("capabilities") or {}
-    ctx = {"options": options, "states": states, "timers": timers, "values": values}
+    ctx = {"options": options, "states": states, "timers": timers, "values": values,
+           "points": data.get("points") or {}}
     initial = c.need("(top)", data, "initial_state", str)
     if initial not in states:
         c.fail("initial_state", f"unknown state '{initial}'")
@@ -262,7 +277,6 @@ def load_ruleset(path: Path | str) -> Ruleset:
 
     skills = data.get("skills") or {}
     kits = data.get("kits") or {}
-    ctx["points"] = data.get("points") or {}
     for name, action in actions.items():
         _check_action(c, f"actions.{name}", action, ctx, skills, kits)
     points = data.get("points") or {}
@@ -363,6 +377,8 @@ def _check_interaction(c: _Checker, where: str, name: str, spec, ctx: dict):
 
 def _check_reference(c: _Checker, where: str, kind: str, value, ctx: dict):
     named = {"action": "actions", "point": "points", "skill": "skills"}
+    if kind == "skill" and value is None:
+        return  # no skill needed
     if kind in named and value not in ctx[named[kind]]:
         c.fail(where, f"unknown {kind} '{value}'")
     if kind == "action" and "rules" not in ctx["actions"][value]["declared_by"]:
@@ -414,6 +430,11 @@ def _check_action(c: _Checker, where: str, action: dict, ctx: dict, skills: dict
         if req["refusal"] not in MESSAGES:
             c.fail(f"{where}.requires[{i}].refusal", f"unknown message '{req['refusal']}'")
         c.value_ref(f"{where}.requires[{i}]", req, ctx["options"])
+    if action.get("states_option"):
+        option = action["states_option"]
+        if option not in ctx["options"] or not isinstance(ctx["options"][option], list) \
+                or set(ctx["options"][option]) - set(ctx["states"]):
+            c.fail(f"{where}.states_option", f"'{option}' must be an option listing states")
     for point, amount in (action.get("costs") or {}).items():
         if point not in ctx["points"] or not isinstance(amount, int):
             c.fail(f"{where}.costs", f"a point of this ruleset and a whole number ('{point}')")

@@ -43,7 +43,7 @@ def firearm_load(*, character: Character, code: str, by) -> Item:
     event = running_event(character)
     spec = interaction(event, "firearm")
     item = _firearm(character, code)
-    if event.rules().ruleset.skills and not (character.sheet.get("skills") or {}).get(spec["load_skill"]):
+    if spec["load_skill"] and not (character.sheet.get("skills") or {}).get(spec["load_skill"]):
         raise RuleRefused("missing_skill", skill=event.rules().ruleset.skill_label(spec["load_skill"]),
                           action=label(event, "firearm"))
     if item.loaded:
