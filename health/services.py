@@ -215,10 +215,11 @@ def treatment_start(*, medic: Character, patient: Character, action: str, params
     event = Event.objects.get(pk=patient.event_id)
     _check_running(event, as_narrator=False)
     rules = event.rules()
-    if "medic" not in rules.action_spec(action)["declared_by"]:
+    if not {"medic", "other"} & set(rules.action_spec(action)["declared_by"]):
         raise RuleRefused("not_declarable", action=rules.action_spec(action)["labels"])
     now = timezone.now()
     game_s = event.game_time(now)
+    _require_actor_able(rules, action, medic, game_s)
     health = _lock(patient.pk)
     # Not strict: only completions and hits come before a timer due at the same instant.
     if _advance_locked(health, event, now):
@@ -234,6 +235,19 @@ def treatment_start(*, medic: Character, patient: Character, action: str, params
                   character=patient, detail={"treatment": treatment.pk, "medic": medic.name,
                                              "level": level, "params": params or {}})
     return treatment
+
+
+def _require_actor_able(rules, action: str, actor: Character, game_s: float) -> None:
+    """An action that names what its actor must be able to do (`actor_needs`: giving
+    First Aid) is refused to an actor whose own state does not allow it."""
+    needed = rules.ruleset.actions[action].get("actor_needs")
+    if not needed:
+        return
+    state = rules.advance(actor.health.as_core(), actor.sheet, game_s).state
+    status = rules.ruleset.states[state.status]
+    if needed not in status.get("can", []) or rules.is_inert(state, game_s):
+        raise RuleRefused("actor_cannot", action=rules.ruleset.actions[action]["labels"],
+                          state=status["labels"])
 
 
 def _require_kit(rules, action: str, medic: Character) -> str | None:

@@ -28,7 +28,7 @@ from .errors import request_language
 from .idempotency import idempotent
 from .models import Character
 from .ratelimit import login_redeem_limited
-from .selectors import event_for_narrator, journal_entries, user_events
+from .selectors import event_for_member, event_for_narrator, journal_entries, user_events
 
 
 def answer(request, data, status=200) -> Response:
@@ -65,7 +65,8 @@ def _characters_of(user) -> list[dict]:
 def _is_medic(character: Character) -> bool:
     """Whether the sheet allows any treatment: the phone then offers the medic screen."""
     rules = character.event.rules()
-    return any("medic" in action["declared_by"] and rules.skill_level(key, character.sheet)
+    return any("other" in action["declared_by"]
+               or ("medic" in action["declared_by"] and rules.skill_level(key, character.sheet))
                for key, action in rules.ruleset.actions.items())
 
 
@@ -78,7 +79,8 @@ class MeApi(APIView):
 
 
 class RulesetApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="A ruleset as data: states, timers, actions, points, options")
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="A ruleset as data: states, timers, actions, points, options, "
+                   "effect catalogue, abilities")
     def get(self, request, key):
         if key not in available_rulesets():
             return answer(request, {"error": "not_found", "detail": key}, status=404)
@@ -103,6 +105,13 @@ class RulesetApi(APIView):
                                  "kinds": {kind: {"label": spec["labels"]}
                                            for kind, spec in (i.get("kinds") or {}).items()}}
                              for k, i in rs.interactions.items()},
+            # The named effects narrators push (septenario: Muerte, Derribo...) and the
+            # abilities (Rasgos) a sheet may list, with what "Claridad" explains of each.
+            "catalogue": {k: {"label": e["labels"], "explains": e["explains"],
+                              "set_state": e.get("set_state"), "action": e.get("action")}
+                          for k, e in rs.catalogue.items()},
+            "abilities": {k: {"label": a["labels"], "explains": a["explains"],
+                              "skill": a.get("skill")} for k, a in rs.abilities.items()},
         })
 
 
@@ -195,6 +204,25 @@ class ClockApi(APIView):
         def run():
             updated = service(event=event, by=request.user)
             return answer(request, {"clock": clock_snapshot(updated, timezone.now())})
+        return idempotent(request, run)
+
+
+class EmergencyApi(APIView):
+    class EmergencyInput(serializers.Serializer):
+        reason = serializers.CharField(max_length=200, required=False, allow_blank=True,
+                                       default="")
+
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=EmergencyInput, summary="Emergencia: anyone in the game pauses it for everyone and alerts the narrators; only narrators resume. Idempotency-Key header.")
+    def post(self, request, event_id):
+        event = event_for_member(request.user, event_id)
+        data = self.EmergencyInput(data=request.data)
+        data.is_valid(raise_exception=True)
+
+        def run():
+            updated, paused_now = services.emergency_declare(
+                event=event, by=request.user, reason=data.validated_data["reason"])
+            return answer(request, {"clock": clock_snapshot(updated, timezone.now()),
+                                    "paused_now": paused_now})
         return idempotent(request, run)
 
 

@@ -243,7 +243,7 @@ def load_ruleset(path: Path | str) -> Ruleset:
     values = data.get("values") or {}
     capabilities = data.get("capabilities") or {}
     ctx = {"options": options, "states": states, "timers": timers, "values": values,
-           "points": data.get("points") or {}}
+           "points": data.get("points") or {}, "capabilities": data.get("capabilities") or {}}
     initial = c.need("(top)", data, "initial_state", str)
     if initial not in states:
         c.fail("initial_state", f"unknown state '{initial}'")
@@ -430,6 +430,8 @@ def _check_action(c: _Checker, where: str, action: dict, ctx: dict, skills: dict
         if req["refusal"] not in MESSAGES:
             c.fail(f"{where}.requires[{i}].refusal", f"unknown message '{req['refusal']}'")
         c.value_ref(f"{where}.requires[{i}]", req, ctx["options"])
+    if action.get("actor_needs") and action["actor_needs"] not in ctx.get("capabilities", {}):
+        c.fail(f"{where}.actor_needs", f"unknown capability '{action['actor_needs']}'")
     if action.get("states_option"):
         option = action["states_option"]
         if option not in ctx["options"] or not isinstance(ctx["options"][option], list) \

@@ -1,0 +1,46 @@
+"""The body map of rulesets that track damage by location (Septenario de Normas): which
+limbs are useless or stunned and until when, the armour left in this Conflict and for
+the next ones, and when the current Conflict ends. Read-only; the rules core owns the
+values."""
+from __future__ import annotations
+
+from rulesets import CharacterState, Rules
+
+
+def body_view(rules: Rules, state: CharacterState, sheet: dict, game_s: float) -> dict | None:
+    body = rules.ruleset.body
+    if not body:
+        return None
+    limbs = state.values.get(body["limbs_value"]) or {}
+    damage = state.values.get(body["damage_value"]) or []
+    locations = []
+    for key, label in body["locations"].items():
+        points = [p for p in damage if p["location"] == key]
+        status = limbs.get(key) or ("wounded" if points else "ok")
+        until = min((p["expires_at"] for p in points if p.get("expires_at") is not None),
+                    default=None) if status == "stunned" else None
+        locations.append({"key": key, "label": label, "status": status, "points": len(points),
+                          "until_game_s": until,
+                          "remaining_s": round(max(0.0, until - game_s), 3) if until else None})
+    return {"locations": locations, "damage_points": len(damage),
+            "armour": _armour(rules, state, sheet, game_s),
+            "conflict": _conflict(state, game_s)}
+
+
+def _conflict(state: CharacterState, game_s: float) -> dict | None:
+    until = state.values.get("conflict_until")
+    if until is None or until <= game_s:
+        return None
+    return {"until_game_s": until, "remaining_s": round(until - game_s, 3)}
+
+
+def _armour(rules: Rules, state: CharacterState, sheet: dict, game_s: float) -> dict | None:
+    kind = sheet.get("armour") or "none"
+    if kind == "none":
+        return None
+    options = rules.for_sheet(sheet).options
+    base = int(options.get(f"armour_{kind}", 0))
+    next_conflict = max(0, base - int(state.values.get("armour_lost") or 0))
+    in_conflict = _conflict(state, game_s) is not None
+    return {"kind": kind, "base": base, "next_conflict": next_conflict,
+            "left_now": int(state.values.get("armour_left") or 0) if in_conflict else next_conflict}
