@@ -37,11 +37,29 @@ def test_printable_sheets_carry_a_login_qr_and_the_medic_code(clock, event, play
 
 
 @pytest.mark.django_db
-def test_the_demo_event_prints_a_link_for_everyone(capsys):
+def test_the_demo_events_print_a_link_for_everyone(capsys):
     call_command("load_demo")
     out = capsys.readouterr().out
-    event = Event.objects.get()
-    assert event.characters.count() == 4
-    assert out.count("/login/") == 5       # a narrator, two players, two medics
-    call_command("load_demo")              # run again: same event, fresh links
-    assert Event.objects.count() == 1
+    manoir = Event.objects.get(ruleset="gn_fr")
+    fortaleza = Event.objects.get(ruleset="septenario_es")
+    assert manoir.characters.count() == 4 and fortaleza.characters.count() == 4
+    assert fortaleza.language == "es"
+    assert out.count("/login/") == 10      # per event: a narrator and four characters
+    call_command("load_demo")              # run again: same events, fresh links
+    assert Event.objects.count() == 2
+
+
+@pytest.mark.django_db
+def test_the_septenario_demo_player_sees_body_coraje_trauma_and_load(client):
+    from players.models import Character
+    from health.selectors import character_for_snapshot, character_snapshot
+    from django.utils import timezone
+    call_command("load_demo")
+    lucia = Character.objects.get(name="Lucía Ferrer")
+    snap = character_snapshot(character_for_snapshot(lucia.pk, timezone.now()), timezone.now())
+    assert snap["character"]["language"] == "es"
+    assert [loc["status"] for loc in snap["body"]["locations"]] == ["ok"] * 5
+    assert snap["body"]["armour"]["left_now"] == 1
+    points = {p["key"]: (p["value"], p["max"]) for p in snap["points"]}
+    assert points == {"coraje": (2, 5), "trauma": (3, None)}
+    assert snap["load"]["total"] == 3 and snap["load"]["status"] == "normal"
