@@ -152,9 +152,11 @@ class FirearmApi(APIView):
         victim_code = serializers.CharField(**CODE)
         distance_m = serializers.FloatField(min_value=0, max_value=1000)
         obstacle = serializers.BooleanField()
+        misfire = serializers.BooleanField(required=False, default=False)
 
     @_schema("Take a firearm in hand, load it (skill \"Charger une arme à feu\") or shoot "
-             "(body: victim_code, distance_m, obstacle).", ShotInput)
+             "(body: victim_code, distance_m, obstacle, misfire: the cap did not go off).",
+             ShotInput)
     def post(self, request, character_id, code, verb):
         me = own_character(request.user, character_id)
         if verb == "shoot":

@@ -46,9 +46,10 @@ class Outcome:
 class Rules:
     """A ruleset bound to one event's options."""
 
-    def __init__(self, ruleset, options: dict):
+    def __init__(self, ruleset, options: dict, *, personal: bool = False):
         self.ruleset = ruleset
         self.options = options
+        self.personal = personal  # already bound to one character's abilities
 
     def for_sheet(self, sheet: dict | None) -> "Rules":
         """The rules as they hold for one character: the abilities on its sheet may
@@ -56,9 +57,9 @@ class Rules:
         overrides = {}
         for ability in (sheet or {}).get("abilities") or []:
             overrides.update(self.ruleset.abilities.get(ability, {}).get("overrides") or {})
-        if not overrides:
+        if not overrides or self.personal:
             return self
-        return Rules(self.ruleset, {**self.options, **overrides})
+        return Rules(self.ruleset, {**self.options, **overrides}, personal=True)
 
     # -- reading the ruleset -------------------------------------------------------
     @property
@@ -154,8 +155,10 @@ class Rules:
             if levels and level not in levels:
                 raise RuleRefused("bad_input", detail=f"skill '{action['skill']}' level "
                                   f"'{level}' on the sheet is not one of {', '.join(levels)}")
-        if state.status not in action["outcomes"]:
-            allowed = [self.ruleset.states[s]["labels"] for s in action["outcomes"]]
+        targets = (self.options[action["states_option"]] if action.get("states_option")
+                   else action["outcomes"])
+        if state.status not in action["outcomes"] or state.status not in targets:
+            allowed = [self.ruleset.states[s]["labels"] for s in targets if s in action["outcomes"]]
             raise RuleRefused("not_in_state", action=action["labels"], allowed=allowed,
                               state=self.ruleset.states[state.status]["labels"])
         if not self.available(state, action_key):

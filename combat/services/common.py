@@ -11,9 +11,10 @@ from players.selectors import character_by_code
 from rulesets import RuleRefused
 
 
-def interaction(event: Event, name: str) -> dict:
-    """The ruleset's parameters for this kind of fight, options resolved."""
-    rules = event.rules()
+def interaction(event: Event, name: str, *, sheet: dict | None = None) -> dict:
+    """The ruleset's parameters for this kind of fight, options resolved (for the
+    character whose `sheet` is given: its abilities may change them, a marksman's range)."""
+    rules = event.rules().for_sheet(sheet)
     spec = rules.ruleset.interactions.get(name)
     if spec is None:
         raise RuleRefused("not_in_this_game", what=name)

@@ -57,11 +57,12 @@ def firearm_load(*, character: Character, code: str, by) -> Item:
 
 @transaction.atomic
 def firearm_shoot(*, shooter: Character, code: str, victim_code: str, distance_m: float,
-                  obstacle: bool, by) -> dict:
+                  obstacle: bool, by, misfire: bool = False) -> dict:
     """Returns whether the shot hit. A shot out of range or through an obstacle is fired
-    all the same (the caps are spent) and does nothing."""
+    all the same (the caps are spent) and does nothing. A misfire (the cap did not go
+    off) does nothing either, and keeps the bullet where the rules say so (Septenario)."""
     event = running_event(shooter)
-    spec, what = interaction(event, "firearm"), label(event, "firearm")
+    spec, what = interaction(event, "firearm", sheet=shooter.sheet), label(event, "firearm")
     item = _firearm(shooter, code)
     if item.holder_id != shooter.pk:
         raise RuleRefused("firearm_not_held", item=item.name)
@@ -71,9 +72,13 @@ def firearm_shoot(*, shooter: Character, code: str, victim_code: str, distance_m
     now, _ = now_and_game(event)
     rows = locked(event, [shooter, victim], now)
     require_fighter(event, rows[shooter.pk], now, what)
+    if misfire and event.rules().options.get("misfire_keeps_bullet"):
+        _journal(item, "misfired", by, now, [shooter, victim])
+        return {"hit": False, "victim": victim.name, "loaded": True,
+                "detail": labels("firearm_misfire")}
     item.loaded = False
     item.save(update_fields=["loaded"])
-    hit = distance_m < float(spec["max_range_m"]) and not obstacle
+    hit = distance_m < float(spec["max_range_m"]) and not obstacle and not misfire
     if hit:
         character_apply_rules(health=rows[victim.pk], event=event, action=spec["hit"], by=by,
                               now=now, detail={"firearm": item.code, "shooter": shooter.name})
@@ -82,8 +87,9 @@ def firearm_shoot(*, shooter: Character, code: str, victim_code: str, distance_m
         duels_interrupted(character=victim, event=event, action=spec["hit"], now=now, by=by)
     _journal(item, "shot" if hit else "missed", by, now, [shooter, victim],
              distance_m=distance_m, obstacle=obstacle)
-    return {"hit": hit, "victim": victim.name,
-            "detail": None if hit else labels("firearm_out_of_range", max=f"{spec['max_range_m']:g}")}
+    return {"hit": hit, "victim": victim.name, "loaded": False,
+            "detail": None if hit else labels("firearm_misfire" if misfire else "firearm_out_of_range",
+                                              max=f"{spec['max_range_m']:g}")}
 
 
 def _journal(item: Item, what: str, by, now, characters, **detail) -> None:
