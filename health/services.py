@@ -7,6 +7,7 @@ new snapshot and queues a task at the next deadline.
 from __future__ import annotations
 
 import logging
+from contextlib import contextmanager
 
 from django.db import transaction
 from django.db.models import F
@@ -224,8 +225,9 @@ def treatment_start(*, medic: Character, patient: Character, action: str, params
     # Not strict: only completions and hits come before a timer due at the same instant.
     if _advance_locked(health, event, now):
         _after_commit(health, event)
-    level = rules.check(health.as_core(), action, sheet=patient.sheet, actor_sheet=medic.sheet,
-                        params=params)
+    with _patient_state_kept_private(rules, action):
+        level = rules.check(health.as_core(), action, sheet=patient.sheet,
+                            actor_sheet=medic.sheet, params=params)
     _require_kit(rules, action, medic)
     treatment = Treatment.objects.create(
         event=event, medic=medic, patient=patient, action=action, level=level,
@@ -235,6 +237,22 @@ def treatment_start(*, medic: Character, patient: Character, action: str, params
                   character=patient, detail={"treatment": treatment.pk, "medic": medic.name,
                                              "level": level, "params": params or {}})
     return treatment
+
+
+@contextmanager
+def _patient_state_kept_private(rules, action: str):
+    """A refusal that would name the patient's state (\"applies to Wounded; this character
+    is Healthy\") tells the one acting only that it does not apply: what someone else's
+    health is, only the rules reveal (an analysis)."""
+    try:
+        yield
+    except RuleRefused as refused:
+        if refused.code not in ("not_in_state", "not_now"):
+            raise
+        spec = rules.ruleset.actions[action]
+        targets = rules.options[spec["states_option"]] if spec.get("states_option") else spec["outcomes"]
+        allowed = [rules.ruleset.states[s]["labels"] for s in targets if s in spec["outcomes"]]
+        raise RuleRefused("not_applicable", action=spec["labels"], allowed=allowed) from None
 
 
 def _require_actor_able(rules, action: str, actor: Character, game_s: float) -> None:
@@ -282,8 +300,9 @@ def treatment_complete(*, treatment: Treatment, by) -> Treatment:
     kit = _require_kit(rules, treatment.action, medic)
     health = _lock(treatment.patient_id)
     _advance_locked(health, event, now, strict=True)
-    outcome = rules.apply(health.as_core(), health.character.sheet, treatment.action, game_s,
-                          params=treatment.params, actor_sheet=medic.sheet)
+    with _patient_state_kept_private(rules, treatment.action):
+        outcome = rules.apply(health.as_core(), health.character.sheet, treatment.action,
+                              game_s, params=treatment.params, actor_sheet=medic.sheet)
     if kit:
         medic.kits = {**medic.kits, kit: int(medic.kits[kit]) - 1}
         medic.save(update_fields=["kits"])

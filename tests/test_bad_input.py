@@ -46,22 +46,22 @@ def make_tired(api, character):
 # --- a treatment on a patient in the wrong state ------------------------------------------------
 
 FIRST_AID_REFUSALS = [
-    ("healthy", "en", "First aid applies to Wounded, In a coma; this character is Healthy."),
-    ("tired", "en", "First aid applies to Wounded, In a coma; this character is Tired."),
+    ("healthy", "en", "First aid applies to Wounded, In a coma; "
+                      "it cannot be given to this character now."),
+    ("tired", "en", "First aid applies to Wounded, In a coma; "
+                    "it cannot be given to this character now."),
     ("healthy", "fr", "Premiers secours ne s'applique qu'à : Blessé, Dans le coma ; "
-                      "ce personnage est En pleine forme."),
-    ("tired", "fr", "Premiers secours ne s'applique qu'à : Blessé, Dans le coma ; "
-                    "ce personnage est Fatigué."),
+                      "impossible sur ce personnage maintenant."),
     ("healthy", "es", "Primeros auxilios solo se aplica a: Herido, En coma; "
-                      "este personaje está En plena forma."),
-    ("tired", "es", "Primeros auxilios solo se aplica a: Herido, En coma; "
-                    "este personaje está Cansado."),
+                      "no se puede aplicar a este personaje ahora."),
 ]
 
 
 @pytest.mark.parametrize("state,lang,message", FIRST_AID_REFUSALS)
-def test_first_aid_on_a_patient_not_wounded_names_the_allowed_states(
+def test_first_aid_on_a_patient_not_wounded_names_the_allowed_states_not_the_patients(
         state, lang, message, clock, player, medic, player_api, narrator_api):
+    """The refusal tells the medic where First aid applies, never what the patient is:
+    a Tired and a Healthy patient get the same answer."""
     if state == "tired":
         make_tired(player_api, player)
     medic_api = client_for(medic.user, lang)
@@ -70,7 +70,7 @@ def test_first_aid_on_a_patient_not_wounded_names_the_allowed_states(
         response = start_treatment(medic_api, medic, player, "first_aid")
 
     assert response.status_code == 409, response.content
-    assert response.json() == {"error": "not_in_state", "detail": message}
+    assert response.json() == {"error": "not_applicable", "detail": message}
 
 
 def test_surgery_on_a_healthy_patient_is_refused(clock, player, medic, medic_api, narrator_api):
@@ -78,7 +78,7 @@ def test_surgery_on_a_healthy_patient_is_refused(clock, player, medic, medic_api
         response = start_treatment(medic_api, medic, player, "surgery", calm_place=True)
     assert response.status_code == 409
     assert response.json()["detail"] == ("Surgery applies to Wounded, In a coma; "
-                                         "this character is Healthy.")
+                                         "it cannot be given to this character now.")
 
 
 # --- unknown actions and parameters --------------------------------------------------------------

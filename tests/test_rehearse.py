@@ -100,8 +100,8 @@ def test_every_differing_field_of_the_failed_step_is_shown(tmp_path):
 def test_an_unexpected_refusal_fails_with_its_english_message(tmp_path):
     path = write(tmp_path, '  - {at: "0:00", by: bruno, treat: first_aid, on: alice}\n')
     output, error = failing(path)
-    assert "refused (not_in_state): First aid applies to Wounded, In a coma; " \
-           "this character is Healthy." in output
+    assert "refused (not_applicable): First aid applies to Wounded, In a coma; " \
+           "it cannot be given to this character now." in output
     assert "step 1 at 0:00" in error
 
 
@@ -117,7 +117,7 @@ def test_a_refusal_with_another_code_fails(tmp_path):
     path = write(tmp_path, '  - {at: "0:00", by: bruno, treat: first_aid, on: alice, '
                            'expect_refused: no_kit}\n')
     output, _ = failing(path)
-    assert "refused (not_in_state)" in output and "(expected the refusal no_kit)" in output
+    assert "refused (not_applicable)" in output and "(expected the refusal no_kit)" in output
 
 
 @pytest.mark.django_db
