@@ -44,6 +44,26 @@ MESSAGES = {
         "fr": "{action} demande plus de {point} que vous n'en avez ({have}).",
         "es": "{action} requiere más {point} del que tienes ({have}).",
     },
+    "not_applicable": {
+        "en": "{action} applies to {allowed}; it cannot be given to this character now.",
+        "fr": "{action} ne s'applique qu'à : {allowed} ; impossible sur ce personnage maintenant.",
+        "es": "{action} solo se aplica a: {allowed}; no se puede aplicar a este personaje ahora.",
+    },
+    "actor_cannot": {
+        "en": "{action}: you cannot do that while {state}.",
+        "fr": "{action} : impossible dans votre état ({state}).",
+        "es": "{action}: no puedes hacerlo estando {state}.",
+    },
+    "firearm_misfire": {
+        "en": "Misfire: the cap did not go off; the shot does nothing.",
+        "fr": "Raté : l'amorce n'a pas claqué ; le tir ne fait rien.",
+        "es": "Fallo: el fulminante no ha detonado; el disparo no tiene efecto.",
+    },
+    "hit_not_valid": {
+        "en": "A melee blow to the head or neck does not count; only a ranged hit there does (as torso).",
+        "fr": "Un coup de mêlée à la tête ou au cou ne compte pas ; seul un tir à distance y compte (comme le torse).",
+        "es": "Un golpe cuerpo a cuerpo en la cabeza o el cuello no cuenta; solo un ataque a distancia (como torso).",
+    },
     # Fights between characters (combat/services).
     "not_in_this_game": {
         "en": "There is no {what} in this game's rules.",
@@ -246,6 +266,43 @@ MESSAGES = {
         "en": "This request was already answered.",
         "fr": "Cette demande a déjà reçu une réponse.",
         "es": "Esta petición ya tiene respuesta.",
+    },
+    # Carga: carrying objects (effects/carrying.py).
+    "item_carried_already": {
+        "en": "{name} already carries {item}.",
+        "fr": "{name} porte déjà {item}.",
+        "es": "{name} ya lleva {item}.",
+    },
+    "item_not_carried": {
+        "en": "{name} does not carry {item}: there is nothing to drop.",
+        "fr": "{name} ne porte pas {item} : rien à poser.",
+        "es": "{name} no lleva {item}: no hay nada que soltar.",
+    },
+    "item_not_carriable": {
+        "en": "{item} is a lock: it stays on its door and cannot be carried.",
+        "fr": "{item} est une serrure : elle reste sur sa porte et ne se porte pas.",
+        "es": "{item} es una cerradura: se queda en su puerta y no se puede llevar.",
+    },
+    # Dawns and day ends scheduled by the organisers (players/days.py).
+    "no_days": {
+        "en": "The rules of this game ({ruleset}) have no {kind} to schedule.",
+        "fr": "Les règles de ce jeu ({ruleset}) n'ont pas de moment « {kind} » à programmer.",
+        "es": "Las reglas de este juego ({ruleset}) no tienen {kind} que programar.",
+    },
+    "day_already_scheduled": {
+        "en": "A {kind} is already scheduled at {at}.",
+        "fr": "Un moment « {kind} » est déjà programmé à {at}.",
+        "es": "Ya hay un {kind} programado para {at}.",
+    },
+    "day_done": {
+        "en": "This {kind} already took place ({at}); it can no longer be cancelled.",
+        "fr": "Ce moment « {kind} » a déjà eu lieu ({at}) ; il ne peut plus être annulé.",
+        "es": "Este {kind} ya tuvo lugar ({at}); ya no se puede cancelar.",
+    },
+    "day_running": {
+        "en": "This {kind} is being applied to the characters right now; it can no longer be cancelled.",
+        "fr": "Ce moment « {kind} » est en cours d'application aux personnages ; il ne peut plus être annulé.",
+        "es": "Este {kind} se está aplicando a los personajes ahora mismo; ya no se puede cancelar.",
     },
 }
 
