@@ -123,12 +123,16 @@ SWEEP_INTERVAL_S = float(os.environ.get("SWEEP_INTERVAL_S", "5"))
 # A timer task is queued at commit only for a deadline this near; beat queues the others
 # as they come within reach (health/scheduling.py).
 DEADLINE_TASK_HORIZON_S = float(os.environ.get("DEADLINE_TASK_HORIZON_S", "120"))
+DAYS_SWEEP_INTERVAL_S = float(os.environ.get("DAYS_SWEEP_INTERVAL_S", "60"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-due-characters": {"task": "health.tasks.sweep_due_characters",
                              "schedule": SWEEP_INTERVAL_S},
     "sweep-due-fights": {"task": "combat.tasks.sweep_due_fights", "schedule": SWEEP_INTERVAL_S},
     "queue-upcoming-deadlines": {"task": "health.tasks.queue_upcoming_deadlines",
                                  "schedule": DEADLINE_TASK_HORIZON_S / 2},
+    # Dawns and day ends (players/days.py): a task runs each at its instant; this sweep
+    # catches a lost one and queues those coming within the horizon.
+    "sweep-due-days": {"task": "players.tasks.sweep_due_days", "schedule": DAYS_SWEEP_INTERVAL_S},
 }
 
 AUTH_PASSWORD_VALIDATORS = []

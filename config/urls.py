@@ -8,6 +8,7 @@ from effects import item_apis as items
 from effects import request_apis as asks
 from health import apis as health
 from players import apis as players
+from players import day_apis as days
 from players import organiser_apis as organisers
 from push import apis as push
 
@@ -18,6 +19,9 @@ api = [
     path("events/", players.EventListApi.as_view()),
     path("events/<int:event_id>/characters/", players.EventCharactersApi.as_view()),
     path("events/<int:event_id>/clock/", players.ClockApi.as_view()),
+    path("events/<int:event_id>/emergency/", players.EmergencyApi.as_view()),
+    path("events/<int:event_id>/days/", days.EventDaysApi.as_view()),
+    path("events/<int:event_id>/days/<int:day_id>/", days.EventDayApi.as_view()),
     path("events/<int:event_id>/options/", organisers.EventOptionsApi.as_view()),
     path("characters/<int:character_id>/psych/", organisers.CharacterPsychApi.as_view()),
     path("events/<int:event_id>/journal/", players.JournalApi.as_view()),
@@ -55,6 +59,9 @@ api = [
     path("push/subscriptions/", push.PushSubscriptionsApi.as_view()),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema")),
+    *(path(f"characters/<int:character_id>/items/<str:item_code>/{verb}/",
+           items.CharacterItemCarryApi.as_view(), {"verb": verb}) for verb in ("carry", "drop")),
+    path("characters/<int:character_id>/clarity/", effects.CharacterClarityApi.as_view()),
 ]
 
 urlpatterns = [

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
@@ -8,40 +9,61 @@ from rest_framework.views import APIView
 
 from players.apis import answer
 from players.idempotency import idempotent
-from players.selectors import event_for_narrator
+from players.selectors import character_visible, event_for_narrator
 from rulesets import RuleRefused
 
 from . import services
 from .models import Effect
+from .selectors import character_clarity
 
 
 class EffectPushApi(APIView):
     class EffectInput(serializers.Serializer):
-        text = serializers.CharField(max_length=2000)
+        text = serializers.CharField(max_length=2000, required=False, allow_blank=True,
+                                     default="", help_text="Required unless `catalogue`: "
+                                     "then it defaults to the entry's name and explanation.")
+        catalogue = serializers.CharField(max_length=60, required=False, allow_blank=True,
+                                          default="", help_text="A named effect of the "
+                                          "ruleset's catalogue (GET /api/rulesets/{key}/).")
         duration_s = serializers.FloatField(required=False, allow_null=True, min_value=1,
                                             max_value=7 * 24 * 3600)
+        until_removed = serializers.BooleanField(default=False, help_text=(
+            "Without duration_s: lasts until removed even where the ruleset's standard "
+            "duration is one Conflict (septenario)."))
         set_state = serializers.CharField(required=False, allow_blank=True, max_length=40)
         character_ids = serializers.ListField(child=serializers.IntegerField(), required=False,
                                               max_length=10000)
         team = serializers.CharField(required=False, max_length=100)
         everyone = serializers.BooleanField(default=False)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=EffectInput, summary="Push an effect (\"Effet : ...\") to characters, a "
-                   "team or everyone; optional duration and health state. Idempotency-Key header.")
+        def validate(self, data):
+            if not data["text"] and not data["catalogue"]:
+                raise serializers.ValidationError(
+                    {"text": ["This field is required, unless a catalogue effect is named."]})
+            return data
+
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=EffectInput, summary="Push an effect "
+                   "(\"Effet : ...\"), typed or from the catalogue, to characters, a team or "
+                   "everyone; optional duration and health state. Idempotency-Key header.")
     def post(self, request, event_id):
         event = event_for_narrator(request.user, event_id)
         data = self.EffectInput(data=request.data)
         data.is_valid(raise_exception=True)
-        targets = _targets(event, data.validated_data)
+        fields = data.validated_data
+        targets = _targets(event, fields)
 
         def run():
             effects = services.effect_push(
-                event=event, characters=targets, text=data.validated_data["text"],
-                duration_s=data.validated_data.get("duration_s"),
-                set_state=data.validated_data.get("set_state") or None, by=request.user)
+                event=event, characters=targets, text=fields["text"],
+                catalogue=fields["catalogue"] or None, duration_s=fields.get("duration_s"),
+                until_removed=fields["until_removed"],
+                set_state=fields.get("set_state") or None, by=request.user)
             reached = ({"everyone": True} if targets is None
                        else {"characters": [e.character_id for e in effects]})
-            return answer(request, {"push_id": str(effects[0].push_id), **reached}, status=201)
+            return answer(request, {"push_id": str(effects[0].push_id), **reached,
+                                    "durations_s": {str(e.character_id or "everyone"):
+                                                    e.duration_s for e in effects}},
+                          status=201)
         return idempotent(request, run)
 
 
@@ -72,3 +94,11 @@ class EffectApi(APIView):
         event_for_narrator(request.user, effect.event_id)
         services.effect_remove(effect=effect, by=request.user)
         return answer(request, {"removed": effect.pk})
+
+
+class CharacterClarityApi(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="\"Claridad\": what the character's "
+                   "abilities, active effects, state and load mean (its player, narrators)")
+    def get(self, request, character_id):
+        character, _ = character_visible(request.user, character_id)
+        return answer(request, character_clarity(character, timezone.now()))

@@ -12,6 +12,8 @@ from players.idempotency import idempotent
 from players.selectors import character_by_code, character_visible, event_for_narrator
 
 from . import items as services
+from .carrying import item_carry, item_drop
+from .load import load_view
 from .locks import lock_move
 from .models import Item
 from .selectors import (event_items, item_in_event, item_narrator_view,
@@ -36,6 +38,9 @@ class EventItemsApi(APIView):
         holder_code = serializers.CharField(max_length=12, required=False,
                                             help_text="Firearms: the carrier's character code.")
         loaded = serializers.BooleanField(default=False, help_text="Firearms.")
+        load = serializers.IntegerField(required=False, allow_null=True, min_value=0,
+                                        max_value=100, help_text="Carga (septenario): what "
+                                        "it weighs. Default: the ruleset's default_item_load.")
         closed = serializers.BooleanField(required=False, help_text="Locks: where the padlock "
                                           "hangs at first. Default: closed (the red loop).")
 
@@ -95,6 +100,26 @@ class CharacterItemUseApi(APIView):
             effect = services.item_use(item=item, user_character=character, target=target,
                                        by=request.user, as_narrator=as_narrator)
             return answer(request, item_use_view(item, effect, character, target))
+        return idempotent(request, run)
+
+
+class CharacterItemCarryApi(APIView):
+    """Carga: pick up (`carry`) or put down (`drop`) a scanned object."""
+    SERVICES = {"carry": item_carry, "drop": item_drop}
+
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=None, summary="Carry or drop a "
+                   "scanned object (Carga); answers the object and the character's load. "
+                   "Idempotency-Key header.")
+    def post(self, request, character_id, item_code, verb):
+        character, as_narrator = character_visible(request.user, character_id)
+        item = item_in_event(character.event_id, item_code)
+
+        def run():
+            moved = self.SERVICES[verb](item=item, character=character, by=request.user,
+                                        as_narrator=as_narrator)
+            return answer(request, {"item": item_scan_view(moved), "action": verb,
+                                    "carried": moved.holder_id == character.pk,
+                                    "load": load_view(character, character.event.rules())})
         return idempotent(request, run)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from health.services import snapshots_changed
 from players.models import Character, Event
 from players.services import journal_write
 from rulesets import RuleRefused
@@ -36,6 +37,11 @@ def _check_fields(event: Event, kind: str, fields: dict) -> None:
     if state and state not in event.rules().ruleset.states:
         raise RuleRefused("bad_input", detail=f"'{state}' is not a state of this game")
     has_text = fields.get("effect_text") or fields.get("secret_text")
+    if fields.get("load") is not None:
+        if not event.rules().ruleset.load:
+            raise RuleRefused("bad_input", detail="load: this game's rules have no Carga")
+        if kind == Item.LOCK:
+            raise RuleRefused("bad_input", detail="load: a lock is never carried")
     if kind != Item.LOCK and fields.get("closed") is False:
         raise RuleRefused("bad_input", detail="only a lock is open or closed")
     if kind in NO_EFFECT_KINDS:
@@ -56,7 +62,8 @@ def _check_fields(event: Event, kind: str, fields: dict) -> None:
 def item_create(*, event: Event, by, name: str, kind: str, single_use: bool | None = None,
                 **fields) -> Item:
     """An object for the organisers to label. `fields`: tag_text, secret_text, effect_text,
-    effect_duration_s, effect_set_state, for a firearm holder and loaded, for a lock closed."""
+    effect_duration_s, effect_set_state, load (Carga), for a firearm holder and loaded, for
+    a lock closed."""
     if kind not in dict(Item.KINDS):
         raise RuleRefused("bad_input", detail=f"'{kind}' is not a kind of object")
     if kind == Item.LOCK and single_use:
@@ -105,6 +112,11 @@ def item_use(*, item: Item, user_character: Character, target: Character, by,
     now = timezone.now()
     item.used_by, item.used_game_s = user_character, event.game_time(now)
     item.save(update_fields=["used_by", "used_game_s"])
+    if item.kind == Item.MEDICINE and item.single_use and item.holder_id:
+        # Swallowed: it no longer weighs on whoever carried it (Carga).
+        snapshots_changed(character_ids=[item.holder_id])
+        item.holder = None
+        item.save(update_fields=["holder"])
     # No secret here: the effect's own journal line (on the target) holds the text.
     journal_write(event=event, kind="item", what=ACTIONS[item.kind], at=now, by=by,
                   character=target, detail={

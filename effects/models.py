@@ -22,6 +22,9 @@ class Effect(models.Model):
     duration_s = models.FloatField(null=True, blank=True, help_text="Empty: until removed.")
     ends_game_s = models.FloatField(null=True, blank=True, db_index=True)
     set_state = models.CharField(max_length=40, blank=True, default="")
+    catalogue_key = models.CharField(max_length=60, blank=True, default="",
+                                     help_text="The ruleset's named effect (Muerte, Derribo...) "
+                                               "this push is, if any: Claridad explains it.")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
     removed = models.BooleanField(default=False)
 
@@ -63,7 +66,10 @@ class Item(models.Model):
                                 related_name="items_used", help_text="The latest to use it.")
     used_game_s = models.FloatField(null=True, blank=True)
     holder = models.ForeignKey(Character, null=True, blank=True, on_delete=models.SET_NULL,
-                               related_name="items_held", help_text="Firearms: who carries it.")
+                               related_name="items_held", help_text="Who carries it (a "
+                               "firearm: who has it in hand).")
+    load = models.PositiveSmallIntegerField(null=True, blank=True, help_text=(
+        "Carga: what it weighs. Empty: the ruleset's default_item_load."))
     loaded = models.BooleanField(default=False, help_text="Firearms.")
     closed = models.BooleanField(default=True, help_text="Locks: the padlock is on the red "
                                                          "loop (closed) or the green one (open).")

@@ -3,14 +3,16 @@ it reached (the verso and the effect), and to the organisers (everything); and t
 requests to the organisers."""
 from __future__ import annotations
 
+from django.db.models import Q
 from django.utils import timezone
 
-from health.selectors import effect_view
+from health.selectors import active_effects_q, effect_view
 from players.models import Character
 from players.selectors import clean_code
 from rulesets import RuleRefused
 
 from .items import ACTIONS, revealed_text
+from .load import item_load, load_view
 from .locks import lock_action
 from .models import Effect, Item, OrganiserRequest
 
@@ -47,6 +49,8 @@ def item_scan_view(item: Item) -> dict:
         view.update(loaded=item.loaded, holder=item.holder.name if item.holder else None)
     if item.kind == Item.LOCK:  # anyone at the door sees where the padlock hangs
         view.update(closed=item.closed)
+    elif item.event.rules().ruleset.load:  # what it would add to one's Carga
+        view.update(load=item_load(item, item.event.rules()))
     return view
 
 
@@ -54,7 +58,7 @@ def item_narrator_view(item: Item) -> dict:
     return {**item_scan_view(item), "id": item.pk, "secret_text": item.secret_text,
             "effect_text": item.effect_text, "effect_duration_s": item.effect_duration_s,
             "effect_set_state": item.effect_set_state, "single_use": item.single_use,
-            "loaded": item.loaded, "holder": _who(item.holder),
+            "loaded": item.loaded, "holder": _who(item.holder), "own_load": item.load,
             "used_by": _who(item.used_by), "used_game_s": item.used_game_s}
 
 
@@ -63,7 +67,9 @@ def _who(character: Character | None) -> dict | None:
 
 
 def event_items(event) -> list[dict]:
-    items = Item.objects.filter(event=event).select_related("holder", "used_by")
+    items = list(Item.objects.filter(event=event).select_related("holder", "used_by"))
+    for item in items:
+        item.event = event  # one event object: its rules are read once
     return [item_narrator_view(item) for item in items]
 
 
@@ -85,6 +91,39 @@ def lock_moved_view(item: Item) -> dict:
     """After moving a padlock: where it now hangs (the phone says which loop)."""
     return {"item": item_scan_view(item), "action": "unlock" if not item.closed else "lock",
             "closed": item.closed}
+
+
+def character_clarity(character: Character, now) -> dict:
+    """"Claridad" (septenario L16): the explanation of everything in use on the character:
+    its abilities (Rasgos), its active effects (a catalogue effect with its explanation),
+    its health state and, when it weighs on it, its Carga."""
+    event = character.event
+    rules = event.rules()
+    ruleset = rules.ruleset
+    game_s = event.game_time(now)
+    abilities = []
+    for key in character.sheet.get("abilities") or []:
+        spec = ruleset.abilities.get(key)  # a sheet typed by hand may name an unknown one
+        abilities.append({"key": key, "label": spec["labels"] if spec else {"en": str(key)},
+                          "explains": spec["explains"] if spec else None})
+    active = (Effect.objects.filter(active_effects_q(event, game_s), event=event)
+              .filter(Q(character=character) | Q(character=None))
+              .order_by("started_game_s", "pk"))
+    effects = []
+    for effect in active:
+        entry = ruleset.catalogue.get(effect.catalogue_key)
+        effects.append({**effect_view(event, effect, game_s),
+                        "catalogue": effect.catalogue_key or None,
+                        "label": entry["labels"] if entry else None,
+                        "explains": entry["explains"] if entry else None})
+    state = rules.advance(character.health.as_core(), character.sheet, game_s).state
+    load = load_view(character, rules)
+    return {"character": {"id": character.pk, "name": character.name},
+            "abilities": abilities, "effects": effects,
+            "state": {"key": state.status, "label": ruleset.states[state.status]["labels"]},
+            "load": ({key: load[key] for key in ("status", "label", "meaning", "total",
+                                                  "capacity")}
+                     if load and load["status"] != "normal" else None)}
 
 
 REQUESTS_SHOWN = 100  # polled every 20 s by each narrator's screen: kept small

@@ -10,44 +10,146 @@ from django.db.models import F
 
 from health.models import HealthState
 from health.selectors import effect_view
-from health.services import character_act, snapshots_changed
+from health.services import (character_act, character_apply_rules, characters_lock,
+                             snapshots_changed)
 from players.models import Character, Event
 from players.realtime import publish_effect_on_commit
 from players.services import journal_write, journal_write_many
 from rulesets import RuleRefused
+from rulesets.messages import pick
 
 from .models import Effect
 
+CONFLICT_S = 120  # "unos dos minutos" (septenario §0), when the option is missing
+
 
 @transaction.atomic
-def effect_push(*, event: Event, characters: list[Character] | None, text: str,
-                duration_s: float | None, set_state: str | None, by) -> list[Effect]:
+def effect_push(*, event: Event, characters: list[Character] | None, text: str | None,
+                duration_s: float | None, set_state: str | None, by,
+                catalogue: str | None = None, until_removed: bool = False) -> list[Effect]:
     """An effect for the characters given, or for everyone in the event (`characters`
     None): then it is one row and one journal line, however many play. A stated health
     level goes through the rules like any narrator correction (journalled, timers set by
-    the state's entry)."""
+    the state's entry); so does a catalogue effect's action (Muerte, Derribo...).
+    Without a duration, an effect lasts until removed, or one Conflict where the ruleset
+    says so (`effect_default`), unless `until_removed`."""
     if characters is not None and not characters:
         raise RuleRefused("bad_input", detail="the effect reaches nobody")
+    entry = _catalogue_entry(event, catalogue, set_state)
+    set_state = set_state or (entry or {}).get("set_state")
+    text = text or (catalogue_text(entry, event.language) if entry else "")
+    if not text:
+        raise RuleRefused("bad_input", detail="an effect needs a text or a catalogue effect")
     if set_state and set_state not in event.rules().ruleset.states:
         raise RuleRefused("bad_input", detail=f"'{set_state}' is not a state of this game")
+    if duration_s and until_removed:
+        raise RuleRefused("bad_input", detail="give duration_s or until_removed, not both")
     now = timezone.now()
     game_s = event.game_time(now)
     push_id = uuid.uuid4()
+    durations = effect_durations(event=event, characters=characters, game_s=game_s,
+                                 duration_s=duration_s, until_removed=until_removed)
     effects = Effect.objects.bulk_create(
         Effect(event=event, character=c, push_id=push_id, text=text, started_game_s=game_s,
-               duration_s=duration_s, ends_game_s=game_s + duration_s if duration_s else None,
-               set_state=set_state or "", created_by=by) for c in characters or [None])
-    journal_write_many(event=event, kind="effect", what="pushed", at=now, by=by,
-                       characters=characters or [None],
-                       detail={"push": str(push_id), "text": text, "duration_s": duration_s,
-                               "set_state": set_state or None, "everyone": characters is None})
+               duration_s=durations[c], ends_game_s=game_s + durations[c] if durations[c] else None,
+               set_state=set_state or "", catalogue_key=catalogue or "", created_by=by)
+        for c in characters or [None])
+    groups = _by_duration(durations)
+    for duration, reached in groups.items():
+        journal_write_many(event=event, kind="effect", what="pushed", at=now, by=by,
+                           characters=reached,
+                           detail={"push": str(push_id), "text": text, "duration_s": duration,
+                                   "until_removed": duration is None,
+                                   "set_state": set_state or None, "catalogue": catalogue,
+                                   "everyone": characters is None})
     if set_state:  # character_act publishes each snapshot
         for character in characters or event.characters.all():
             character_act(character=character, action="set_state", params={"state": set_state},
                           by=by, as_narrator=True)
+    elif entry and entry.get("action"):
+        _catalogue_action(event, characters, entry["action"], by, now,
+                          detail={"effect": str(push_id), "catalogue": catalogue})
     else:
-        _effect_published(event, effects[0], [c.pk for c in characters] if characters else None)
+        # One message per duration: a push reaching people in and out of a Conflict.
+        shown = {effect.character_id: effect for effect in effects}
+        for reached in groups.values():
+            ids = None if characters is None else [c.pk for c in reached]
+            _effect_published(event, shown[reached[0].pk if reached[0] else None], ids)
     return effects
+
+
+def _catalogue_entry(event: Event, key: str | None, set_state: str | None) -> dict | None:
+    if not key:
+        return None
+    catalogue = event.rules().ruleset.catalogue
+    if key not in catalogue:
+        known = ", ".join(sorted(catalogue)) or "none"
+        raise RuleRefused("bad_input", detail=f"'{key}' is not in this game's effect "
+                                              f"catalogue (known: {known})")
+    entry = catalogue[key]
+    if set_state and (entry.get("set_state") or entry.get("action")):
+        raise RuleRefused("bad_input", detail=f"the catalogue effect '{key}' already says what "
+                                              f"happens to the character: leave set_state out")
+    return entry
+
+
+def catalogue_text(entry: dict, lang: str) -> str:
+    """What the reached read when the narrator typed nothing: the effect's name and its
+    explanation, in the event's language."""
+    return f"{pick(entry['labels'], lang)}: {pick(entry['explains'], lang)}"
+
+
+def effect_durations(*, event: Event, characters: list[Character] | None, game_s: float,
+                     duration_s: float | None, until_removed: bool) -> dict:
+    """How long the effect lasts for each one reached (None: until removed). The standard
+    duration of a septenario effect is one Conflict (spec S1): two minutes, or until the
+    character's current Conflict ends if that is later."""
+    reached = characters or [None]
+    if duration_s or until_removed or event.rules().ruleset.effect_default != "conflict":
+        return {c: duration_s or None for c in reached}
+    def gap(sheet=None) -> float:  # a Rasgo may change it for its bearer, as for blows
+        options = event.rules().for_sheet(sheet).options
+        return float(options.get("conflict_gap_s", CONFLICT_S))
+    if characters is None:
+        return {None: gap()}
+    values = dict(HealthState.objects.filter(pk__in=[c.pk for c in characters])
+                  .values_list("pk", "values"))
+    durations = {}
+    for c in characters:
+        until = (values.get(c.pk) or {}).get("conflict_until")
+        in_conflict = isinstance(until, (int, float)) and until > game_s
+        durations[c] = max(gap(c.sheet), until - game_s) if in_conflict else gap(c.sheet)
+    return durations
+
+
+def _by_duration(durations: dict) -> dict:
+    groups: dict = {}
+    for character, duration in durations.items():
+        groups.setdefault(duration, []).append(character)
+    return groups
+
+
+def _catalogue_action(event: Event, characters, action: str, by, now, detail: dict) -> None:
+    """The catalogue effect's rules action on each one reached, their rows locked in id
+    order. For one character a refusal is the push's (nothing changes); pushed to a team
+    or everyone, those the action does not apply to (already dead) keep only the text."""
+    ids = [c.pk for c in characters] if characters is not None else list(
+        event.characters.values_list("pk", flat=True))
+    skipped = []
+    for health in characters_lock(ids).values():
+        try:
+            character_apply_rules(health=health, event=event, action=action, by=by, now=now,
+                                  detail={**detail, "as_narrator": True})
+        except RuleRefused as refusal:
+            if len(ids) == 1:
+                raise
+            skipped.append(health)
+            journal_write(event=event, kind="effect", what="not_applied", at=now, by=by,
+                          character=health.character,
+                          detail={**detail, "action": action, "refusal": refusal.code,
+                                  "why": refusal.message()})
+    if skipped:
+        snapshots_changed(character_ids=[h.pk for h in skipped])
 
 
 def _effect_published(event: Event, effect: Effect, character_ids: list[int] | None) -> None:

@@ -11,10 +11,12 @@ from datetime import datetime
 from django.db.models import Prefetch, Q
 
 from combat.selectors import fights_by_character
-from effects.models import Effect
+from effects.load import load_view
+from effects.models import Effect, Item
 from players.models import Character, Event, JournalEntry
 from rulesets.messages import LANGUAGES, pick
 
+from .body import body_view
 from .models import Treatment
 
 
@@ -39,6 +41,7 @@ def active_effects_q(event: Event, game_s: float) -> Q:
 
 EFFECT_FIELDS = ("id", "character_id", "push_id", "text", "started_game_s", "duration_s",
                  "ends_game_s")
+HELD_ITEM_FIELDS = ("id", "holder_id", "name", "code", "load")
 
 
 def characters_for_snapshot(event: Event, now: datetime, **filters) -> list[Character]:
@@ -48,9 +51,12 @@ def characters_for_snapshot(event: Event, now: datetime, **filters) -> list[Char
     game_s = event.game_time(now)
     active = Effect.objects.filter(active_effects_q(event, game_s)).only(*EFFECT_FIELDS)
     for_everyone = list(active.filter(event=event, character=None))
+    prefetches = [Prefetch("effects", queryset=active, to_attr="own_effects")]
+    if event.rules().ruleset.load:  # Carga: one more query, only in rulesets that have it
+        prefetches.append(Prefetch("items_held", to_attr="held_items",
+                                   queryset=Item.objects.only(*HELD_ITEM_FIELDS)))
     characters = list(Character.objects.filter(event=event, **filters)
-                      .select_related("team", "health")
-                      .prefetch_related(Prefetch("effects", queryset=active, to_attr="own_effects")))
+                      .select_related("team", "health").prefetch_related(*prefetches))
     fights = fights_by_character(event, [c.pk for c in characters], game_s)
     for character in characters:
         character.event = event
@@ -94,14 +100,24 @@ def _points(rules, state, sheet, timers: list[dict]) -> list[dict]:
         base = int(sheet.get(spec["base"], 0)) if spec.get("base") else None
         lowered = bool(spec.get("loss") and state.values.get(spec["loss"]))
         recovery = next((t for t in timers if t["key"] == spec.get("recovers_with")), None)
-        points.append({"key": key, "label": spec["labels"], "base": base,
+        top = rules.option(spec["max"]) if spec.get("max") is not None else None
+        points.append({"key": key, "label": spec["labels"], "base": base, "max": top,
                        "value": rules.point_value(state, sheet, key),
                        "recovers": recovery if lowered else None})
     return points
 
 
+def action_params(action: dict) -> list[dict]:
+    """What a form asks before declaring an action (where a hit landed, with what)."""
+    return [{"key": name, "type": p["type"], "label": p["labels"], "default": p.get("default"),
+             "choices": [{"key": k, "label": v} for k, v in (p.get("choices") or {}).items()]}
+            for name, p in (action.get("params") or {}).items()]
+
+
 def _declarable(ruleset, rules, state) -> list[dict]:
-    return [{"key": key, "label": action["labels"]} for key, action in ruleset.actions.items()
+    return [{"key": key, "label": action["labels"], "params": action_params(action),
+             "costs": action.get("costs") or {}}
+            for key, action in ruleset.actions.items()
             if "self" in action["declared_by"] and rules.available(state, key)]
 
 
@@ -123,7 +139,7 @@ def character_snapshot(character: Character, now: datetime) -> dict:
     return {
         "character": {"id": character.pk, "name": character.name, "code": character.code,
                       "team": character.team.name if character.team else None,
-                      "event": event.pk, "ruleset": ruleset.key},
+                      "event": event.pk, "ruleset": ruleset.key, "language": event.language},
         "version": character.health.version,
         "clock": clock_snapshot(event, now),
         "state": {"key": state.status, "label": status["labels"], "inert": inert,
@@ -138,8 +154,10 @@ def character_snapshot(character: Character, now: datetime) -> dict:
         "points": _points(rules, state, character.sheet, timers),
         "effects": [effect_view(event, effect, game_s) for effect in character.active_effects],
         "actions": _declarable(ruleset, rules, state),
+        "body": body_view(rules, state, character.sheet, game_s),
         "fights": character.fights,
         "sheet": _sheet(ruleset, character),
+        "load": load_view(character, rules),
     }
 
 
@@ -154,7 +172,11 @@ def _sheet(ruleset, character: Character) -> dict:
     psych = character.sheet.get("psych") or {}
     traits = [{"key": key, "label": label, "value": psych.get(key)}
               for key, label in ruleset.traits.items()]
-    return {"skills": skills, "psych": psych, "traits": traits, "kits": kits}
+    abilities = [{"key": key, "label": ruleset.abilities[key]["labels"],
+                  "explains": ruleset.abilities[key]["explains"]}
+                 for key in character.sheet.get("abilities") or [] if key in ruleset.abilities]
+    return {"skills": skills, "psych": psych, "traits": traits, "kits": kits,
+            "abilities": abilities}
 
 
 def effect_view(event: Event, effect: Effect, game_s: float) -> dict:
@@ -206,10 +228,13 @@ def medic_options(medic: Character, patient: Character) -> list[dict]:
     rules = medic.event.rules()
     options = []
     for key, action in rules.ruleset.actions.items():
-        if "medic" not in action["declared_by"]:
-            continue
-        level = rules.skill_level(key, medic.sheet)
-        if level is None:
+        if "other" in action["declared_by"]:
+            level = None  # anyone may (a killing blow)
+        elif "medic" in action["declared_by"]:
+            level = rules.skill_level(key, medic.sheet)
+            if level is None:
+                continue
+        else:
             continue
         kit = action.get("kit")
         options.append({
@@ -217,7 +242,8 @@ def medic_options(medic: Character, patient: Character) -> list[dict]:
             "kit": kit, "kits_left": int(medic.kits.get(kit, 0)) if kit else None,
             "params": [{"key": name, "type": p["type"], "label": p["labels"]}
                        for name, p in (action.get("params") or {}).items()],
-            "duration_s": rules.duration(key, level=level),
+            "duration_s": rules.duration(key, level=level,
+                                         params=rules.with_defaults(key, None)),
         })
     return options
 

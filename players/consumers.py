@@ -141,6 +141,14 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         await self._send({"type": "effect", "characters": message["characters"],
                           "effect": message["effect"]})
 
+    async def day_message(self, message):
+        """Narrators: a dawn or a day end has run; `untreated` lists who awaits a decision."""
+        await self._send({"type": "day", "day": message["day"], "untreated": message["untreated"]})
+
+    async def emergency_message(self, message):
+        """Narrators: someone declared Emergencia."""
+        await self._send({"type": "emergency", "emergency": message["emergency"]})
+
     async def broadcast_message(self, message: dict):
         """An effect for this character, handed over by this process (broadcast.py)."""
         await self._send({"type": "effect", "character": self.character_id,

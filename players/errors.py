@@ -13,13 +13,18 @@ from rulesets import RuleRefused
 from rulesets.messages import DEFAULT_LANGUAGE, LANGUAGES
 
 STATUS_BY_CODE = {
-    "bad_input": 400, "unknown_action": 400, "bad_option": 400, "invalid_login": 400,
+    "bad_input": 400, "no_days": 400, "unknown_action": 400, "bad_option": 400, "invalid_login": 400,
     "missing_skill": 403, "not_declarable": 403, "forbidden": 403,
     "unknown_code": 404, "unknown_item": 404, "item_self_only": 400, "not_yourself": 400,
     "body_too_large": 413, "malformed_json": 400, "json_too_deep": 400,
     "nul_character": 400,
     "idempotency_conflict": 422,
     "too_many_logins": 429,
+    # The airsoft club's register (players/club.py) and chrony (combat/chrony.py).
+    "unknown_member": 404, "sanction_needs_organiser": 403, "revoke_needs_organiser": 403,
+    "member_not_linked": 400,
+    "exclusion_end_required": 400, "exclusion_too_long": 400, "exclusion_in_past": 400,
+    "end_not_applicable": 400, "chrony_speed_or_energy": 400,
 }
 
 

@@ -82,17 +82,24 @@ class Character(models.Model):
     sheet = models.JSONField(default=dict, blank=True,
                              help_text='{"combat_base": 2, "skills": {"first_aid": "novice"}, "psych": {...}}')
     kits = models.JSONField(default=dict, blank=True, help_text='Kits held, e.g. {"kps": 3, "koc": 1}')
+    # The club member who checked in as this character (airsoft, players/club.py).
+    member = models.ForeignKey("Member", null=True, blank=True, on_delete=models.SET_NULL,
+                               related_name="characters")
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["event", "code"], name="character_unique_code")]
+        constraints = [models.UniqueConstraint(fields=["event", "code"], name="character_unique_code"),
+                       # One character per member and game: checking in twice finds it.
+                       models.UniqueConstraint(fields=["event", "member"],
+                                               name="character_unique_member")]
 
     def __str__(self) -> str:
         return self.name
 
 
 class Membership(models.Model):
-    PLAYER, NARRATOR = "player", "narrator"
-    ROLES = [(PLAYER, "Player"), (NARRATOR, "Narrator / organiser")]
+    PLAYER, NARRATOR, REFEREE = "player", "narrator", "referee"
+    # A referee (arbitre) records light faults only; organisers are narrators.
+    ROLES = [(PLAYER, "Player"), (NARRATOR, "Narrator / organiser"), (REFEREE, "Referee")]
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
@@ -158,3 +165,90 @@ class IdempotencyRecord(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "key"], name="idempotency_unique_key")]
+
+
+class GameDay(models.Model):
+    """A dawn or a day end scheduled by the organisers at a wall-clock instant (07:00 on
+    Saturday). Unlike a timer it is not on the game clock: a pause does not move it, it is
+    only applied once the game runs again."""
+
+    DAWN, DAY_END = "dawn", "day_end"
+    KINDS = [(DAWN, "Dawn"), (DAY_END, "Day end")]
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="days")
+    kind = models.CharField(max_length=10, choices=KINDS)
+    due_at = models.DateTimeField()
+    done_at = models.DateTimeField(null=True, blank=True)
+    # The last character id reached: a day cut between two batches (a worker killed)
+    # continues after it, and nobody gets the same dawn twice.
+    reached_id = models.BigIntegerField(default=0)
+    characters_changed = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["due_at", "pk"]
+        indexes = [models.Index(fields=["done_at", "due_at"])]
+        constraints = [models.UniqueConstraint(fields=["event", "kind", "due_at"],
+                                               name="game_day_unique_instant")]
+
+
+class Member(models.Model):
+    """A person on the club's register (airsoft): it outlives any one game, and so does
+    their sanctions' history. A game's character points to it once they check in."""
+
+    name = models.CharField(max_length=200)
+    nickname = models.CharField(max_length=100, blank=True, default="")
+    phone = models.CharField(max_length=40)
+    email = models.EmailField(blank=True, default="")
+    licence_number = models.CharField(max_length=40, unique=True,
+                                      help_text="Licence or club member number.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.licence_number})"
+
+
+class Sanction(models.Model):
+    """One line of the club's sanctions register (rulebook §5). Never deleted: the
+    committee revokes a sanction, which keeps it on record."""
+
+    LIGHT, GRAVE = "light", "grave"
+    LEVELS = [(LIGHT, "Light fault"), (GRAVE, "Grave fault")]
+    WARNING, SANCTION_OUT = "warning", "sanction_out"
+    REMOVED, EXPELLED_DAY, EXCLUDED, BANNED = (
+        "removed_from_game", "expelled_rest_of_day", "excluded", "permanent_ban")
+    KINDS = [(WARNING, "Warning"), (SANCTION_OUT, "Sanction out"),
+             (REMOVED, "Removed from the current game"),
+             (EXPELLED_DAY, "Expelled for the rest of the day"),
+             (EXCLUDED, "Excluded until a date (at most one year)"),
+             (BANNED, "Permanent ban")]
+    LEVEL_OF = {WARNING: LIGHT, SANCTION_OUT: LIGHT, REMOVED: GRAVE, EXPELLED_DAY: GRAVE,
+                EXCLUDED: GRAVE, BANNED: GRAVE}
+
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="sanctions")
+    event = models.ForeignKey(Event, null=True, blank=True, on_delete=models.SET_NULL,
+                              related_name="sanctions")
+    character = models.ForeignKey(Character, null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="sanctions")
+    level = models.CharField(max_length=10, choices=LEVELS)
+    kind = models.CharField(max_length=30, choices=KINDS)
+    cheating = models.BooleanField(default=False, help_text="Proven cheating (rule B13).")
+    reason = models.TextField()
+    # Rule B13: a light sanction for repeated cheating is recorded as grave; what was asked
+    # and the earlier cheating that made it grave.
+    escalated_from = models.CharField(max_length=30, blank=True, default="")
+    escalated_because = models.ForeignKey("self", null=True, blank=True,
+                                          on_delete=models.SET_NULL, related_name="+")
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    decided_at = models.DateTimeField()
+    ends_at = models.DateTimeField(null=True, blank=True,
+                                   help_text="End of an exclusion or of the day's expulsion.")
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    revoked_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+")
+    revoked_reason = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["-decided_at", "-id"]
+        indexes = [models.Index(fields=["member", "decided_at"])]

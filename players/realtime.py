@@ -98,3 +98,11 @@ def publish_effect_on_commit(*, event_id: int, character_ids: list[int] | None,
             narrators_group(event_id),
             {"type": "effect.message", "effect": effect, "characters": character_ids or "all"})
     transaction.on_commit(send, robust=True)
+
+
+def publish_narrators_on_commit(event_id: int, message: dict) -> None:
+    """After commit, one message to the event's narrators (a day has run, an Emergencia);
+    `message["type"]` names the consumer's handler."""
+    def send():
+        async_to_sync(get_channel_layer().group_send)(narrators_group(event_id), message)
+    transaction.on_commit(send, robust=True)

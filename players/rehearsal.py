@@ -23,6 +23,7 @@ from health.services import (character_act, characters_sweep, treatment_abort,
                              treatment_complete, treatment_start)
 from rulesets import RuleRefused
 
+from .days import day_schedule, days_run_due
 from .models import Character, Event
 from .rehearsal_fights import FightSteps, describe_fight, fights_diff
 from .rehearsal_file import (CLOCK, FIGHT_KINDS, NARRATOR, Script, Step, StepFailed,
@@ -124,6 +125,7 @@ class _Player(FightSteps):
         self.traveller.move_to(instant - SWEEP_LEAD)
         characters_sweep()
         fights_sweep()
+        days_run_due(event_id=self.event_id)   # a day that fell due during a pause
         self.traveller.move_to(instant)
 
     # Fetched again at every use, like a fresh API request: a medic's kits, a paused
@@ -173,6 +175,14 @@ class _Player(FightSteps):
 
     def _resume(self, step: Step) -> None:
         clock_resume(event=self.event(), by=self.narrator)
+
+    def _day(self, step: Step) -> str:
+        """A dawn or day end scheduled for this instant and run at once, as the server's
+        task would (nothing is applied while the game is paused: it runs after `resume`)."""
+        event = self.event()
+        day_schedule(event=event, kind=step.action, due_at=timezone.now(), by=self.narrator)
+        changed = days_run_due(event_id=event.pk)
+        return "waits for the resume" if not event.running else f"{changed} changed"
 
     def _effect(self, step: Step) -> None:
         spec, event = step.effect, self.event()
@@ -292,6 +302,8 @@ def _describe(step: Step) -> tuple[str, str]:
     if step.kind == "do":
         target = f" on {step.on}" if step.on != step.by else ""
         return step.by, f"{step.action}{target}{params}"
+    if step.kind == "day":
+        return step.by, f"day {step.action}"
     if step.kind in ("treat", "complete", "abort"):
         return step.by, f"{step.kind} {step.action} on {step.on}{params}"
     if step.kind == "effect":

@@ -18,8 +18,9 @@ CLOCK = "clock"  # in `expect:`, the event's clock rather than a character
 # Fights between characters, played by a character (read in rehearsal_fights.py).
 FIGHT_KINDS = ("duel", "answer_duel", "union", "join_union", "acharnement", "stop_acharnement",
                "search")
-ACTION_KINDS = ("do", "treat", "complete", "abort", "pause", "resume", "effect", *FIGHT_KINDS)
-NARRATOR_KINDS = {"pause", "resume", "effect"}
+ACTION_KINDS = ("do", "treat", "complete", "abort", "pause", "resume", "effect", "day",
+                *FIGHT_KINDS)
+NARRATOR_KINDS = {"pause", "resume", "effect", "day"}
 MEDIC_KINDS = {"treat", "complete", "abort"}
 STEP_KEYS = {"at", "by", "on", "params", "weapon_in_hand", "expect", "expect_refused",
              *ACTION_KINDS}
@@ -294,6 +295,12 @@ class _Steps:
             return None
         if kind == "effect":
             return None
+        if kind == "day":   # dawn / day_end, as the organisers schedule them (E25)
+            if value not in self.ruleset.days:
+                known = ", ".join(self.ruleset.days) or "none"
+                raise ValueError(f"day: '{value}' is not a day of {self.ruleset.key} "
+                                 f"(days: {known})")
+            return value
         if value not in self.ruleset.actions:
             raise ValueError(f"{kind}: unknown action '{value}' of {self.ruleset.key} "
                              f"(known: {', '.join(self.ruleset.actions)})")

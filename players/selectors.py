@@ -22,6 +22,16 @@ def event_for_narrator(user, event_id: int) -> Event:
     return event
 
 
+def event_for_member(user, event_id: int) -> Event:
+    """The event if the user plays or narrates in it (Emergencia is anyone's call)."""
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None or not user.is_authenticated:
+        raise NotFound()
+    if not (user.is_superuser or Membership.objects.filter(event=event, user=user).exists()):
+        raise NotFound()
+    return event
+
+
 def character_visible(user, character_id: int) -> tuple[Character, bool]:
     """The character if the user plays it or narrates its event, with whether they act as
     a narrator. Anything else is a 404: a player cannot even learn another id exists."""

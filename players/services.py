@@ -13,7 +13,7 @@ from django.utils import timezone
 from rulesets import RuleRefused, RulesetError, get_ruleset
 
 from .models import Character, Event, JournalEntry, LoginToken, Membership, Team
-from .realtime import publish_characters_on_commit
+from .realtime import publish_characters_on_commit, publish_narrators_on_commit
 
 
 def actor_label(user, event: Event) -> str:
@@ -147,6 +147,8 @@ def clock_resume(*, event: Event, by) -> Event:
     from combat.services.schedule import fights_schedule_on_commit
     from health.services import deadlines_schedule_on_commit
 
+    from .days import days_tasks_on_commit
+
     event = Event.objects.select_for_update().get(pk=event.pk)
     if event.running:
         raise RuleRefused("game_not_paused")
@@ -156,8 +158,31 @@ def clock_resume(*, event: Event, by) -> Event:
     journal_write(event=event, kind="clock", what="resumed", at=now, by=by)
     deadlines_schedule_on_commit(event=event)
     fights_schedule_on_commit(event=event)
+    days_tasks_on_commit(event=event)   # a dawn due during the pause runs now
     publish_characters_on_commit(_all_character_ids(event))
     return event
+
+
+@transaction.atomic
+def emergency_declare(*, event: Event, by, reason: str = "") -> tuple[Event, bool]:
+    """Emergencia: anyone in the game stops it for a real-world reason. The clock pauses
+    for everyone (unless the ruleset's `emergencia_pauses_all` option says otherwise) and
+    the narrators are alerted; only they resume. Declared while already paused, it pauses
+    nothing more but is still journalled and shown: it may be a second emergency.
+    Returns the event and whether this call paused it."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    pauses = event.running and event.rules().options.get("emergencia_pauses_all", True) is not False
+    now = timezone.now()
+    entry = journal_write(event=event, kind="emergency", what="declared", at=now, by=by,
+                          detail={"reason": reason, "paused": pauses})
+    if pauses:
+        event = clock_pause(event=event, by=by)
+    character = Character.objects.filter(event=event, user=by).values("pk", "name").first()
+    publish_narrators_on_commit(event.pk, {"type": "emergency.message", "emergency": {
+        "journal": entry.pk, "at": now.isoformat(), "who": entry.actor_label,
+        "character": {"id": character["pk"], "name": character["name"]} if character else None,
+        "reason": reason, "paused": pauses, "running": event.running}})
+    return event, pauses
 
 
 @transaction.atomic

@@ -52,9 +52,9 @@ def _where(work: Work) -> tuple[str, str, int]:
     if weapon == "firearm":
         return "torso", weapon, int(_opt(work, "firearm_damage"))
     if location in ("head", "neck"):
-        if weapon not in RANGED:
+        if weapon not in RANGED and location in _opt(work, "valid_melee_excludes"):
             raise RuleRefused("hit_not_valid")
-        location = "torso"  # a ranged hit to the head counts as torso
+        location = "torso"  # "a estos efectos la cabeza se considera torso"
     if location == "unspecified":
         location = "torso"
     return location, weapon, int(_opt(work, "weapon_damage"))
@@ -86,17 +86,25 @@ def _wear_armour(work: Work, weapon: str) -> None:
 
 def _record(work: Work, location: str, weapon: str, amount: int) -> int:
     """Add the damage points and return how many are active now (S21: they last until
-    the wounds heal; wooden ones expire with their five minutes, S9)."""
-    expires = None
-    if weapon == WOODEN and _opt(work, "wooden_points_expire"):
-        expires = work.at + float(_opt(work, "wooden_limb_stun_s"))
+    the wounds heal; wooden ones expire with their five minutes, S9). A wooden blow
+    stuns its limb for five minutes whatever the option says [L33] (`stunned_until`);
+    `wooden_points_expire: false` only keeps the point counting after that."""
+    stunned_until = expires = None
+    if weapon == WOODEN:
+        stunned_until = work.at + float(_opt(work, "wooden_limb_stun_s"))
+        if _opt(work, "wooden_points_expire"):
+            expires = stunned_until
     points = list(work.values.get("damage") or [])
-    points += [{"location": location, "weapon": weapon, "at": work.at, "expires_at": expires}
-               for _ in range(amount)]
+    points += [{"location": location, "weapon": weapon, "at": work.at, "expires_at": expires,
+                "stunned_until": stunned_until} for _ in range(amount)]
     set_values(work, damage=points)
-    if expires is not None:
+    if stunned_until is not None:
         set_timer(work, "wooden", float(_opt(work, "wooden_limb_stun_s")), keep="min")
     return len(points)
+
+
+def _stunned_until(point: dict) -> float | None:
+    return point.get("stunned_until", point.get("expires_at"))
 
 
 @element("take_hit", optional={"protected", "limb", "limb_wooden", "incapacitating",
@@ -105,18 +113,22 @@ def _record(work: Work, location: str, weapon: str, amount: int) -> int:
 def take_hit(work: Work, protected=None, limb=None, limb_wooden=None, incapacitating=None,
              knockout=None, record: bool = True) -> None:
     """Resolve a declared hit (spec §4.4) and run the list for its result."""
-    location, weapon, amount = _where(work)
-    conflict_touch(work)
-    if not work.params.get("solid", True):
+    if not work.params.get("solid", True):   # "sólo cuentan los golpes sólidos": nothing at all
         work.events.append({"kind": "hit_result", "result": "not_solid", "at": work.at})
         return
+    location, weapon, amount = _where(work)
+    conflict_touch(work)
     amount = _absorb(work, weapon, amount)
     if amount == 0:
         work.events.append({"kind": "hit_result", "result": "protected", "at": work.at})
         run_elements(work, protected or [])
         return
     _wear_armour(work, weapon)
-    active = _record(work, location, weapon, amount) if record else 1
+    if not record:   # H06, H21: more damage on someone already down changes nothing
+        work.events.append({"kind": "hit_result", "result": "no_more_damage",
+                            "location": location, "weapon": weapon, "at": work.at})
+        return
+    active = _record(work, location, weapon, amount)
     wooden = weapon == WOODEN
     if location in LIMBS and active == 1:
         result = "limb_wooden" if wooden else "limb"
@@ -143,11 +155,13 @@ def expire_wooden(work: Work, if_healed=None) -> None:
     again (TS4); `if_healed` runs when no damage is left (H16b)."""
     points = [p for p in work.values.get("damage") or []
               if p.get("expires_at") is None or p["expires_at"] > work.at]
-    still_stunned = {p["location"] for p in points if p.get("expires_at") is not None}
+    still_stunned = {p["location"] for p in points
+                     if (_stunned_until(p) or work.at) > work.at}
     limbs = {k: v for k, v in (work.values.get("limbs") or {}).items()
              if v != "stunned" or k in still_stunned}
     set_values(work, damage=points, limbs=limbs)
-    pending = [p["expires_at"] for p in points if p.get("expires_at") is not None]
+    pending = [p["expires_at"] for p in points if p.get("expires_at") is not None] + \
+              [_stunned_until(p) for p in points if (_stunned_until(p) or work.at) > work.at]
     if pending:
         set_timer(work, "wooden", min(pending) - work.at)
     else:

@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 CONDITIONS = {"when_option", "unless_option", "when_value", "unless_value", "when_option_is",
               "when_param", "when_at_least", "when_below", "when_option_has",
-              "unless_option_has", "when_value_is", "when_param_is"}
+              "unless_option_has", "when_value_is", "unless_value_is", "when_param_is"}
 
 
 @dataclass(frozen=True)
@@ -94,6 +94,9 @@ class Work:
         for value, expected in (conditions.get("when_value_is") or {}).items():
             if values.get(value) != expected:
                 return False
+        for value, expected in (conditions.get("unless_value_is") or {}).items():
+            if values.get(value) == expected:
+                return False
         for param, expected in (conditions.get("when_param_is") or {}).items():
             if self.params.get(param) != expected:
                 return False
@@ -101,7 +104,8 @@ class Work:
             if int(values.get(value) or 0) < int(self.resolve(limit)):
                 return False
         for value, limit in (conditions.get("when_below") or {}).items():
-            if int(values.get(value) or 0) >= int(self.resolve(limit)):
+            limit = self.resolve(limit)   # an option left at null sets no limit
+            if limit is not None and int(values.get(value) or 0) >= int(limit):
                 return False
         for option, member in (conditions.get("when_option_has") or {}).items():
             if member not in (options[option] or []):

@@ -177,7 +177,9 @@ class Rules:
 
     def duration(self, action_key: str, *, level: str | None, params: dict | None = None) -> float:
         action = self.action_spec(action_key)
-        work = Work(self, self.initial_state(), {}, 0, params=params or {}, level=level)
+        # The declared defaults count: a Golpe Mortal started without saying is armed (2 s).
+        work = Work(self, self.initial_state(), {}, 0,
+                    params=self.with_defaults(action_key, params), level=level)
         return float(work.resolve(action.get("duration_s", 0)))
 
     def apply(self, state: CharacterState, sheet: dict, action_key: str, at: float, *,

@@ -195,7 +195,7 @@ class _Checker:
         for key in ("point",):
             if key in params and params[key] not in ctx.get("points", {}):
                 self.fail(f"{where}.{name}", f"unknown point '{params[key]}'")
-        for cond in ("when_at_least", "when_below", "when_value_is"):
+        for cond in ("when_at_least", "when_below", "when_value_is", "unless_value_is"):
             for value in (params.get(cond) or {}):
                 if value not in ctx["values"]:
                     self.fail(f"{where}.{name}.{cond}", f"unknown value '{value}'")

@@ -304,6 +304,113 @@ MESSAGES = {
         "fr": "Ce moment « {kind} » est en cours d'application aux personnages ; il ne peut plus être annulé.",
         "es": "Este {kind} se está aplicando a los personajes ahora mismo; ya no se puede cancelar.",
     },
+    # The airsoft club's register and sanctions (players/club.py).
+    "unknown_member": {
+        "en": "No club member has the number or licence '{member}'.",
+        "fr": "Aucun membre du club n'a le numéro ou la licence « {member} ».",
+        "es": "Ningún socio del club tiene el número o la licencia «{member}».",
+    },
+    "member_exists": {
+        "en": "The licence number {licence} is already {name}'s (member {id}).",
+        "fr": "Le numéro de licence {licence} est déjà celui de {name} (membre {id}).",
+        "es": "El número de licencia {licence} ya es de {name} (socio {id}).",
+    },
+    "member_excluded": {
+        "en": "{name} may not play: {kind} until {until} (decided {decided}). Check-in refused.",
+        "fr": "{name} ne peut pas jouer : {kind} jusqu'au {until} (décidée le {decided}). Inscription refusée.",
+        "es": "{name} no puede jugar: {kind} hasta el {until} (decidida el {decided}). Inscripción rechazada.",
+    },
+    "member_banned": {
+        "en": "{name} is permanently banned from the field (decided {decided}). Check-in refused.",
+        "fr": "{name} est interdit·e d'accès au terrain définitivement (décidé le {decided}). Inscription refusée.",
+        "es": "{name} tiene prohibido el acceso al campo de forma definitiva (decidido el {decided}). Inscripción rechazada.",
+    },
+    "member_not_linked": {
+        "en": "{name} did not check in as a club member: name the member instead.",
+        "fr": "{name} ne s'est pas inscrit·e comme membre du club : indiquez plutôt le membre.",
+        "es": "{name} no se inscribió como socio del club: indica el socio.",
+    },
+    "sanction_needs_organiser": {
+        "en": "Only the organisers decide the sanction of a grave fault ({kind}); referees record warnings and sanction-outs.",
+        "fr": "Seuls les orgas décident la sanction d'une faute grave ({kind}) ; les arbitres donnent avertissements et mises « out ».",
+        "es": "Solo la organización decide la sanción de una falta grave ({kind}); los árbitros dan advertencias y eliminaciones («out»).",
+    },
+    "revoke_needs_organiser": {
+        "en": "Only the organisers revoke a sanction (after the committee's review, when needed).",
+        "fr": "Seuls les orgas lèvent une sanction (après avis du comité, si besoin).",
+        "es": "Solo la organización revoca una sanción (tras la revisión del comité, si hace falta).",
+    },
+    "exclusion_end_required": {
+        "en": "An exclusion needs its end date (ends_at), at most one year from now ({limit}).",
+        "fr": "Une exclusion demande sa date de fin (ends_at), au plus un an après aujourd'hui ({limit}).",
+        "es": "Una exclusión necesita su fecha de fin (ends_at), como mucho un año desde hoy ({limit}).",
+    },
+    "exclusion_too_long": {
+        "en": "An exclusion lasts at most one year: it may end on {limit} at the latest, not {asked}.",
+        "fr": "Une exclusion dure au plus un an : elle peut finir le {limit} au plus tard, pas le {asked}.",
+        "es": "Una exclusión dura como mucho un año: puede terminar el {limit} como muy tarde, no el {asked}.",
+    },
+    "exclusion_in_past": {
+        "en": "The end of an exclusion must be in the future, not {asked}.",
+        "fr": "La fin d'une exclusion doit être dans le futur, pas le {asked}.",
+        "es": "El fin de una exclusión debe estar en el futuro, no el {asked}.",
+    },
+    "end_not_applicable": {
+        "en": "Only an exclusion takes an end date (ends_at); {kind} does not.",
+        "fr": "Seule une exclusion a une date de fin (ends_at) ; pas {kind}.",
+        "es": "Solo una exclusión lleva fecha de fin (ends_at); {kind} no.",
+    },
+    "sanction_revoked_already": {
+        "en": "This sanction was already revoked on {at} by {who}.",
+        "fr": "Cette sanction a déjà été levée le {at} par {who}.",
+        "es": "Esta sanción ya fue revocada el {at} por {who}.",
+    },
+    "sanction_escalated": {
+        "en": "Repeated cheating is a grave fault (rule B13; earlier cheating: sanction {previous} of {date}): recorded as {kind} instead of {asked}.",
+        "fr": "Une tricherie répétée est une faute grave (règle B13 ; tricherie précédente : sanction {previous} du {date}) : enregistrée comme {kind} au lieu de {asked}.",
+        "es": "Hacer trampa de forma repetida es falta grave (regla B13; trampa anterior: sanción {previous} del {date}): registrada como {kind} en lugar de {asked}.",
+    },
+    "cheating_first_grave": {
+        "en": "This event's option cheating_first_offence is grave: recorded as {kind} instead of {asked}.",
+        "fr": "L'option cheating_first_offence de ce jeu vaut grave : enregistrée comme {kind} au lieu de {asked}.",
+        "es": "La opción cheating_first_offence de este evento es grave: registrada como {kind} en lugar de {asked}.",
+    },
+    # The chrony station (combat/chrony.py): a check's reasons, and the pass label.
+    "chrony_speed_or_energy": {
+        "en": "Give either the BB's speed (speed_mps) or the energy measured (energy_j): one of the two.",
+        "fr": "Indiquez soit la vitesse de la bille (speed_mps), soit l'énergie mesurée (energy_j) : l'une des deux.",
+        "es": "Indica la velocidad de la bola (speed_mps) o la energía medida (energy_j): una de las dos.",
+    },
+    "chrony_too_powerful": {
+        "en": "{energy} J > {max} J",
+        "fr": "{energy} J > {max} J",
+        "es": "{energy} J > {max} J",
+    },
+    "chrony_calibre": {
+        "en": "calibre {calibre} mm: only {allowed} mm is allowed",
+        "fr": "calibre {calibre} mm : seul le {allowed} mm est autorisé",
+        "es": "calibre {calibre} mm: solo se permite {allowed} mm",
+    },
+    "chrony_full_auto": {
+        "en": "full-auto used: full-auto is forbidden",
+        "fr": "tir en full-auto : le full-auto est interdit",
+        "es": "tiro en automático: el automático está prohibido",
+    },
+    "chrony_cheat": {
+        "en": "Proven cheating: {replica} ({code}) passed the chrony at check-in ({passed_at}) and failed a control during the games: {reasons}.",
+        "fr": "Tricherie avérée : {replica} ({code}) a passé le chrony à l'accueil ({passed_at}) et échoue à un contrôle pendant les parties : {reasons}.",
+        "es": "Trampa probada: {replica} ({code}) pasó el cronógrafo en la acogida ({passed_at}) y falla un control durante las partidas: {reasons}.",
+    },
+    "replica_not_checked": {
+        "en": "No pass label for {replica} ({code}): it has not been through the chrony yet.",
+        "fr": "Pas d'étiquette pour {replica} ({code}) : elle n'est pas encore passée au chrony.",
+        "es": "No hay etiqueta para {replica} ({code}): todavía no ha pasado por el cronógrafo.",
+    },
+    "replica_failed": {
+        "en": "No pass label for {replica} ({code}): its latest chrony check failed ({reasons}).",
+        "fr": "Pas d'étiquette pour {replica} ({code}) : son dernier passage au chrony a échoué ({reasons}).",
+        "es": "No hay etiqueta para {replica} ({code}): su último paso por el cronógrafo falló ({reasons}).",
+    },
 }
 
 STATUS_WORDS = {

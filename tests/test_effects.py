@@ -224,3 +224,103 @@ def test_an_effect_moves_the_snapshot_sequence_number(clock, event, player, narr
     narrator_api.post(f"/api/events/{event.pk}/effects/",
                       {"text": "Effet : tu as froid", "character_ids": [player.pk]}, format="json")
     assert snapshot(player_api, player)["version"] == before + 1
+
+
+# --- Septenario: an effect lasts one Conflict unless stated (spec S1) -----------------------
+
+@pytest.fixture
+def septenario(clock, narrator_user):
+    from septenario import personaje, septenario_event
+    game = septenario_event(narrator_user)
+    return game, personaje(game, narrator_user), personaje(game, narrator_user, "Mateo")
+
+
+def test_a_septenario_effect_without_duration_lasts_one_conflict(clock, septenario,
+                                                                 narrator_api):
+    game, lucia, _ = septenario
+    clock.advance(10)
+    answer = push(narrator_api, game, text="Efecto: estás aturdido", character_ids=[lucia.pk])
+
+    assert answer["durations_s"] == {str(lucia.pk): 120}
+    effect, = snapshot(narrator_api, lucia)["effects"]
+    assert (effect["duration_s"], effect["remaining_s"], effect["ends_game_s"]) == (120, 120, 130)
+    pushed = JournalEntry.objects.get(event=game, kind="effect", what="pushed")
+    assert (pushed.detail["duration_s"], pushed.detail["until_removed"]) == (120, False)
+    clock.advance(119)
+    assert texts(narrator_api, lucia) == ["Efecto: estás aturdido"]
+    clock.advance(1)
+    assert texts(narrator_api, lucia) == []
+
+
+def test_a_septenario_effect_in_a_conflict_lasts_until_the_conflict_ends(clock, septenario,
+                                                                         narrator_api):
+    from health.models import HealthState
+    game, lucia, mateo = septenario
+    lucia_api = client_for(lucia.user, "es")
+    assert act(lucia_api, lucia, "hit", location="left_arm").status_code == 200
+    conflict_until = snapshot(lucia_api, lucia)["values"]["conflict_until"]
+    assert conflict_until == 120                       # two minutes after the last blow
+    # A Conflict that ends later than two minutes from now (a long fight, by hand).
+    HealthState.objects.filter(pk=lucia.pk).update(values={
+        **HealthState.objects.get(pk=lucia.pk).values, "conflict_until": 300})
+    clock.advance(30)
+
+    answer = push(narrator_api, game, text="Efecto: sangras", character_ids=[lucia.pk, mateo.pk])
+
+    assert answer["durations_s"] == {str(lucia.pk): 270, str(mateo.pk): 120}
+    assert snapshot(lucia_api, lucia)["effects"][0]["ends_game_s"] == 300
+    assert snapshot(narrator_api, mateo)["effects"][0]["ends_game_s"] == 150
+    clock.advance(120)
+    assert texts(narrator_api, mateo) == []
+    assert texts(lucia_api, lucia) == ["Efecto: sangras"]
+    clock.advance(150)
+    assert texts(lucia_api, lucia) == []
+
+
+def test_a_septenario_effect_in_a_conflict_lasts_at_least_two_minutes(clock, septenario,
+                                                                      narrator_api):
+    game, lucia, _ = septenario
+    act(client_for(lucia.user), lucia, "hit", location="left_arm")    # Conflict until 120
+    clock.advance(90)
+    push(narrator_api, game, text="Efecto: miedo", character_ids=[lucia.pk])
+    assert snapshot(narrator_api, lucia)["effects"][0]["ends_game_s"] == 210
+
+
+def test_a_septenario_effect_for_everyone_lasts_one_conflict(clock, septenario, narrator_api):
+    game, lucia, mateo = septenario
+    answer = push(narrator_api, game, text="Efecto: terremoto", everyone=True)
+    assert answer["durations_s"] == {"everyone": 120}
+    clock.advance(120)
+    assert texts(narrator_api, lucia) == texts(narrator_api, mateo) == []
+
+
+def test_a_septenario_effect_until_removed_or_with_a_duration_says_so(clock, septenario,
+                                                                      narrator_api):
+    game, lucia, _ = septenario
+    push(narrator_api, game, text="Efecto: enamorado", until_removed=True,
+         character_ids=[lucia.pk])
+    push(narrator_api, game, text="Efecto: sueño", duration_s=600, character_ids=[lucia.pk])
+    clock.advance(599)
+    assert texts(narrator_api, lucia) == ["Efecto: enamorado", "Efecto: sueño"]
+    clock.advance(3 * 24 * 3600)
+    assert texts(narrator_api, lucia) == ["Efecto: enamorado"]
+
+
+def test_gn_fr_effects_without_duration_still_last_until_removed(clock, event, player,
+                                                                 narrator_api, player_api):
+    answer = push(narrator_api, event, text="Effet : vous avez faim", character_ids=[player.pk])
+    push(narrator_api, event, text="Effet : vous êtes amoureux", until_removed=True,
+         everyone=True)
+    assert answer["durations_s"] == {str(player.pk): None}
+    clock.advance(3 * 24 * 3600)
+    assert texts(player_api, player) == ["Effet : vous avez faim", "Effet : vous êtes amoureux"]
+
+
+def test_a_duration_and_until_removed_exclude_each_other(clock, event, player, narrator_api):
+    response = narrator_api.post(f"/api/events/{event.pk}/effects/",
+                                 {"text": "Effet : froid", "duration_s": 60,
+                                  "until_removed": True, "character_ids": [player.pk]},
+                                 format="json")
+    assert response.status_code == 400
+    assert "give duration_s or until_removed, not both" in response.json()["detail"]
+    assert Effect.objects.count() == 0

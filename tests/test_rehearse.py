@@ -48,7 +48,9 @@ def test_the_examples_are_shipped():
     assert {"gn_fr_wound_first_aid_coma.yaml", "gn_fr_surgery.yaml", "gn_fr_pause.yaml",
             "gn_fr_stun_and_recovery.yaml", "gn_fr_effects.yaml", "gn_fr_duels.yaml",
             "gn_fr_union.yaml", "gn_fr_acharnement.yaml",
-            "gn_fr_search_and_out_of_game.yaml"} <= names
+            "gn_fr_search_and_out_of_game.yaml", "septenario_combat_and_armour.yaml",
+            "septenario_agony_first_aid_coma.yaml", "septenario_wooden_and_knockouts.yaml",
+            "septenario_days_coraje_healing.yaml"} <= names
 
 
 @pytest.mark.django_db
@@ -375,5 +377,44 @@ def test_a_fight_step_that_cannot_be_played_fails(tmp_path, steps, message):
 ])
 def test_a_malformed_fight_step_fails_with_the_step_number_before_playing(tmp_path, steps, message):
     output, error = failing(write(tmp_path, steps))
+    assert message in error
+    assert output == ""
+
+
+# -- days (dawn, day end) --------------------------------------------------------------
+SEPTENARIO = """\
+event: {name: Test, ruleset: septenario_es}
+characters:
+  lucia: {name: Lucía, sheet: {trauma: 3, coraje: 1}}
+steps:
+"""
+
+
+@pytest.mark.django_db
+def test_a_day_step_runs_the_dawn_through_the_days_service(tmp_path):
+    path = tmp_path / "d.yaml"
+    path.write_text(SEPTENARIO + """\
+  - {at: "0:00", by: lucia, do: rested}
+  - {at: "1:00", by: narrator, day: dawn}
+  - {at: "1:00", expect: {lucia: {points: {coraje: 2}, values: {rested: false}}}}
+""", encoding="utf-8")
+    output = rehearse(path)
+    assert "1:00  narrator   day dawn  ok (1 changed)" in output
+    assert "All 3 steps of 1 file(s) passed." in output
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("header, step, message", [
+    (SEPTENARIO, '  - {at: "0:00", by: narrator, day: noon}\n',
+     "step 1: day: 'noon' is not a day of septenario_es (days: dawn, day_end)"),
+    (SEPTENARIO, '  - {at: "0:00", by: lucia, day: dawn}\n',
+     "step 1: day is done 'by: narrator' and takes no 'on'"),
+    (HEADER, '  - {at: "0:00", by: narrator, day: dawn}\n',
+     "step 1: day: 'dawn' is not a day of gn_fr (days: none)"),
+])
+def test_a_malformed_day_step_fails_before_playing(tmp_path, header, step, message):
+    path = tmp_path / "d.yaml"
+    path.write_text(header + step, encoding="utf-8")
+    output, error = failing(path)
     assert message in error
     assert output == ""

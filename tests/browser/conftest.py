@@ -71,14 +71,22 @@ def browser():
 
 
 @pytest.fixture
-def phone(browser):
-    """A new phone: call it with a language (and an init script) to get a page."""
+def phone(browser, server_url):
+    """A new phone: call it with a language (and an init script) to get a page.
+
+    The language is the browser's and, unless `chosen=False`, also the user's explicit
+    choice (the language menu's cookie), which wins over the game's language; with
+    `chosen=False` the phone speaks the language of the game it opens."""
     contexts = []
 
-    def open_phone(lang: str = "fr", init_script: str | None = None):
+    def open_phone(lang: str = "fr", init_script: str | None = None, chosen: bool = True):
+        # Playwright's extra headers override the app's own Accept-Language on every fetch:
+        # a phone that follows its game's language has only the browser's locale.
         context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
                                       has_touch=True, locale={"fr": "fr-FR", "es": "es-ES", "en": "en-GB"}[lang],
-                                      extra_http_headers={"Accept-Language": lang})
+                                      extra_http_headers={"Accept-Language": lang} if chosen else None)
+        if chosen:
+            context.add_cookies([{"name": "django_language", "value": lang, "url": server_url}])
         if init_script:
             context.add_init_script(init_script)
         contexts.append(context)

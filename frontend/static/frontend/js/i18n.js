@@ -1,7 +1,48 @@
 // The phone texts come from Django's catalogue (/jsi18n/<lang>/, loaded before this
 // module); labels of the rules come already translated from the server.
-export const lang = document.documentElement.lang || "en";
+//
+// Which language: the user's explicit choice (the language menu: a `django_language`
+// cookie) wins; else the language of the game last opened on this phone (a Septenario
+// event is played in Spanish: the calls and the rules' words are the event's), as the
+// snapshot tells it (`character.language`); else the browser's, which chose the shell.
 export const LANGUAGES = [["fr", "Français"], ["es", "Español"], ["en", "English"]];
+const CODES = LANGUAGES.map(([code]) => code);
+const EVENT_KEY = "event_language";
+const shellLang = document.documentElement.lang || "en";
+
+function cookie(name) {
+  const found = document.cookie.split("; ").find((row) => row.startsWith(`${name}=`));
+  return found ? decodeURIComponent(found.split("=")[1]) : "";
+}
+
+function stored(key) {
+  try { return localStorage.getItem(key) || ""; } catch { return ""; }
+}
+
+export const chosen = () => (CODES.includes(cookie("django_language")) ? cookie("django_language") : "");
+
+function wanted() {
+  const event = stored(EVENT_KEY);
+  return chosen() || (CODES.includes(event) ? event : "") || shellLang;
+}
+
+// The catalogue of another language than the shell's (the service worker keeps all three).
+function loadCatalogue(code) {
+  return new Promise((resolve) => {
+    if (window.django) window.django.catalog = {};   // English has no entries: start empty
+    const script = document.createElement("script");
+    script.src = `/jsi18n/${code}/`;
+    script.onload = () => resolve(true);
+    script.onerror = () => resolve(false);
+    document.head.append(script);
+  });
+}
+
+export let lang = shellLang;
+if (wanted() !== shellLang && await loadCatalogue(wanted())) {
+  lang = wanted();
+  document.documentElement.lang = lang;
+}
 
 export function t(text, values) {
   const translated = window.gettext ? window.gettext(text) : text;
@@ -11,4 +52,16 @@ export function t(text, values) {
 export function setLanguage(code) {
   document.cookie = `django_language=${code}; path=/; max-age=31536000; samesite=lax`;
   location.reload();
+}
+
+// A snapshot names its game's language: unless the user chose one, the phone speaks it.
+// Returns true when the page reloads to switch.
+export function followEventLanguage(code) {
+  if (!CODES.includes(code) || chosen()) return false;
+  const before = stored(EVENT_KEY);
+  try { localStorage.setItem(EVENT_KEY, code); } catch { return false; }
+  // Already asked for and still not spoken (its catalogue could not load): no reload loop.
+  if (code === lang || code === before) return false;
+  location.reload();
+  return true;
 }

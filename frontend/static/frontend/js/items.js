@@ -2,7 +2,8 @@
 // tag, then touch it, ingest it (oneself, or make someone else ingest it) or open it; or
 // unlock / lock a lock (its padlock moves between a red and a green loop). The verso is
 // shown only when this character is the one it reached: the server never sends it to
-// anyone else.
+// anyone else. Where the rules have a Carga (Septenario), an object is also picked up
+// ("carry") or put down ("drop") by its code: it then counts in the character's load.
 import { get as apiGet, send as apiSend } from "./api.js";
 import { t as translate } from "./i18n.js";
 import { confirmButton, formatDuration, h as element, mount } from "./util.js";
@@ -48,11 +49,15 @@ export function objectPanel({ characterId, code = null, get = apiGet, send = api
   let choosingTarget = false;
   let scanner = null;
   let active = true;
+  let load = null;        // the character's Carga (snapshot.load), null without one
+  let carryNote = null;   // what a carry or a drop answered
+  let shownHeld = null;
 
   async function lookup(value) {
     const wanted = codeFromObjectLink(value);
     message = null;
     result = null;
+    carryNote = null;
     choosingTarget = false;
     if (!wanted) return;
     try {
@@ -75,6 +80,30 @@ export function objectPanel({ characterId, code = null, get = apiGet, send = api
     else if (!answer.ok) message = answer.data.detail || t("Refused.");
     else { message = null; result = answer.data; item = answer.data.item; onDone(answer.data); }
     render();
+  }
+
+  const held = () => Boolean(load && item && load.items.some((carried) => carried.code === item.code));
+
+  async function carry(verb) {
+    const answer = await send(item.name, "POST", `${base}/${item.code}/${verb}/`, {});
+    if (answer.queued) message = t("No network: saved, it will be sent when the network is back.");
+    else if (!answer.ok) message = answer.data.detail || t("Refused.");
+    else {
+      message = null;
+      result = null;
+      item = answer.data.item;
+      if (answer.data.load) load = answer.data.load;
+      carryNote = answer.data.carried ? t("You carry it.") : t("You put it down.");
+      onDone(answer.data);
+    }
+    render();
+  }
+
+  function carryButtons() {
+    if (!load || item.kind === "lock") return null;
+    return held()
+      ? h("button", { type: "button", class: "carry", onclick: () => carry("drop") }, t("Drop it"))
+      : h("button", { type: "button", class: "carry", onclick: () => carry("carry") }, t("Carry it"));
   }
 
   async function scan(param, then) {
@@ -140,7 +169,9 @@ export function objectPanel({ characterId, code = null, get = apiGet, send = api
       item.kind === "lock" ? h("p", { class: "lock-position" }, item.closed
         ? t("Closed: the padlock is on the red loop.") : t("Open: the padlock is on the green loop.")) : null,
       item.used ? h("p", { class: "muted" }, t("Already used.")) : null,
-      item.actions.map(actionButton));
+      item.actions.map(actionButton), carryButtons(),
+      carryNote && load ? h("p", { class: "carry-note", role: "status" }, carryNote, " ",
+        t("Load: %(total)s / %(capacity)s", load), " — ", load.label) : null);
   }
 
   function outcome() {
@@ -158,11 +189,19 @@ export function objectPanel({ characterId, code = null, get = apiGet, send = api
 
   function render() {
     if (!active) return;
+    shownHeld = `${Boolean(load)}:${held()}`;
     mount(root, finder(), item ? described() : null, choosingTarget ? whoIngests() : null,
       outcome(), message ? h("p", { class: "card message", role: "alert" }, message) : null);
   }
 
+  // The player's screen hands every snapshot's load over; redrawn only when it changes
+  // what this panel offers (a redraw would wipe a code being typed).
+  function setLoad(fresh) {
+    load = fresh || null;
+    if (item && shownHeld !== `${Boolean(load)}:${held()}`) render();
+  }
+
   render();
   if (code) lookup(code);
-  return { element: root, lookup, stop() { active = false; stopScan(); } };
+  return { element: root, lookup, setLoad, stop() { active = false; stopScan(); } };
 }

@@ -6,6 +6,7 @@ import { get, send } from "./api.js";
 import { alertNow, keepAwake } from "./alerts.js";
 import { countdownElement, startTicking } from "./countdown.js";
 import { t } from "./i18n.js";
+import { paramField, paramValues } from "./params.js";
 import { confirmButton, h, mount } from "./util.js";
 
 // A scanned QR holds a link with ?patient=CODE; a typed code is the code itself.
@@ -113,16 +114,16 @@ export async function show(root, { id, params, context }) {
   function choices() {
     return h("section", { class: "card" }, h("h2", {}, t("Treat %(name)s", { name: patient.name })),
       options.length ? options.map((option) => {
-        const boxes = option.params.filter((p) => p.type === "bool").map((p) =>
-          h("label", {}, h("input", { type: "checkbox", name: p.key }), " ", p.label));
-        const form = h("form", { class: "treatment-option", onsubmit: (e) => {
+        // Every parameter, each shown at its default (a Golpe Mortal is "armed" unless
+        // unticked); a parameter without one starts unticked or empty.
+        const params = option.params || [];
+        const form = h("form", { class: "treatment-option", dataset: { action: option.key }, onsubmit: (e) => {
           e.preventDefault();
-          const chosen = Object.fromEntries(boxes.map((l) => { const box = l.querySelector("input"); return [box.name, box.checked]; }));
-          start(option, chosen);
+          start(option, paramValues(form, params));
         } },
-        h("strong", {}, option.label), " ", h("span", { class: "muted" }, option.level === "yes" ? "" : option.level),
+        h("strong", {}, option.label), " ", h("span", { class: "muted" }, option.level === "yes" || option.level === true ? "" : option.level),
         option.kit ? h("div", { class: "muted" }, t("Kits left: %(n)s", { n: option.kits_left })) : null,
-        boxes, h("button", { type: "submit", class: "primary" }, t("Start")));
+        params.map(paramField), h("button", { type: "submit", class: "primary" }, t("Start")));
         return form;
       }) : h("p", {}, t("Your sheet allows no treatment.")));
   }

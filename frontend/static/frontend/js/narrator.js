@@ -1,11 +1,15 @@
 // The narrators' screen: every character live, soonest deadline first (who dies next?),
 // filters by state and team, effects pushed to one, several, a team or everyone, the game
 // clock, state corrections, the players' requests to the organisers and the journal.
+// Rulesets with an effect catalogue, a body map or days (Septenario) add the named effects,
+// each character's hurt limbs, the dawns and day ends, and the untreated wounds.
 import { get, send } from "./api.js";
+import { alertNow } from "./alerts.js";
+import { limbStatus } from "./body.js";
 import { countdownElement, startTicking } from "./countdown.js";
-import { t } from "./i18n.js";
+import { followEventLanguage, t } from "./i18n.js";
 import { Live, withEffect } from "./live.js";
-import { optionsPanel, psychPanel } from "./narrator_panels.js";
+import { daysPanel, optionsPanel, psychPanel } from "./narrator_panels.js";
 import { requestsPanel } from "./requests.js";
 import { confirmButton, h, mount } from "./util.js";
 
@@ -18,6 +22,7 @@ export async function show(root, { id, me, context }) {
   let filters = { state: "", team: "", sortBy: "deadline" };
   let message = null;
   let journal = null;
+  const emergencies = [];   // declared by players, shown until a narrator dismisses them
 
   try {
     const answer = await get(`/api/rulesets/${event.ruleset}/`);
@@ -54,28 +59,54 @@ export async function show(root, { id, me, context }) {
       h("td", {}, h("strong", {}, snap.character.name), h("div", { class: "muted" }, snap.character.team || ""), correction),
       h("td", { class: `row-state severity-${Math.min(snap.state.severity, 4)}` }, snap.state.label,
         (snap.flags || []).map((flag) => h("div", { class: "flag" }, flag.label)),
+        hurt(snap),
         snap.effects.length ? h("div", { class: "muted" }, snap.effects.map((e) => e.text).join(" · ")) : null),
       h("td", {}, snap.next ? [countdownElement("span", snap.next, snap), h("div", { class: "muted" }, "→ ", snap.next.leads_to.label)] : "—"));
   }
 
+  // A body map's hurt limbs and a load that weighs, under the state (Septenario).
+  function hurt(snap) {
+    const limbs = snap.body ? snap.body.locations.filter((loc) => loc.status !== "ok" && loc.status !== "wounded") : [];
+    const load = snap.load && snap.load.status !== "normal" ? snap.load.label : null;
+    if (!limbs.length && !load) return null;
+    return h("div", { class: "muted hurt" }, limbs.map((loc) => `${loc.label}: ${limbStatus(loc.status)}`).join(" · "),
+      limbs.length && load ? " · " : "", load);
+  }
+
   function effectForm() {
+    const catalogue = Object.entries((ruleset && ruleset.catalogue) || {});
+    const conflictLong = ruleset && ruleset.options && ruleset.options.conflict_gap_s !== undefined;
     const text = h("textarea", { name: "text", rows: 2, placeholder: t("Effet : …"), required: true });
-    const minutes = h("input", { name: "minutes", type: "number", min: 1, step: 1, placeholder: t("Minutes (empty: until removed)") });
+    const minutes = h("input", { name: "minutes", type: "number", min: 1, step: 1,
+      placeholder: conflictLong ? t("Minutes (empty: one Conflict)") : t("Minutes (empty: until removed)") });
     const state = h("select", { name: "state" }, h("option", { value: "" }, t("No change of state")), stateOptions());
+    // A named effect of the ruleset: its text defaults to its name and explanation, and it
+    // says itself what happens to the character (Muerte kills): no state is chosen then.
+    const named = catalogue.length ? h("select", { name: "catalogue", "aria-label": t("Effect from the catalogue"),
+      onchange: () => {
+        const entry = named.value ? ruleset.catalogue[named.value] : null;
+        text.required = !entry;
+        text.placeholder = entry ? `${entry.label}: ${entry.explains}` : t("Effet : …");
+        state.disabled = Boolean(entry && (entry.set_state || entry.action));
+        if (state.disabled) state.value = "";
+      } },
+      h("option", { value: "" }, t("Typed effect (no catalogue)")),
+      catalogue.map(([key, entry]) => h("option", { value: key }, entry.label))) : null;
     const target = h("select", { name: "target" },
       h("option", { value: "selected" }, t("The selected characters")),
       teams().map((team) => h("option", { value: `team:${team}` }, t("Team %(team)s", { team }))),
       h("option", { value: "everyone" }, t("Everyone")));
-    return h("form", { class: "card", onsubmit: async (e) => {
+    return h("form", { class: "card effect-form", onsubmit: async (e) => {
       e.preventDefault();
       const body = { text: text.value.trim(), set_state: state.value };
+      if (named && named.value) body.catalogue = named.value;
       if (minutes.value) body.duration_s = Number(minutes.value) * 60;
       if (target.value === "everyone") body.everyone = true;
       else if (target.value.startsWith("team:")) body.team = target.value.slice(5);
       else body.character_ids = [...selected];
       const answer = await write(t("Push an effect"), `/api/events/${id}/effects/`, body);
       if (answer.ok) text.value = "";
-    } }, h("h2", {}, t("Push an effect")), text, minutes, state, target,
+    } }, h("h2", {}, t("Push an effect")), named, text, minutes, state, target,
       h("button", { type: "submit", class: "primary" }, t("Push")));
   }
 
@@ -118,13 +149,14 @@ export async function show(root, { id, me, context }) {
     if (!active) return;
     mount(root,
       h("h1", {}, event.name || t("Narrator")),
+      emergencies.map(emergencyCard),
       !clock.running ? h("p", { class: "card paused" }, t("Game paused: every countdown is frozen.")) : null,
       message ? h("p", { class: "card message", role: "alert" }, message) : null,
       controls(),
       h("section", { class: "card table-wrap" }, h("table", {},
         h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("Character")), h("th", {}, t("State")), h("th", {}, t("Next")))),
         h("tbody", {}, visible().map(row)))),
-      effectForm(), traits, requests.element, journalPanel(), options);
+      effectForm(), traits, days.element, requests.element, journalPanel(), options);
     showTraits();
   }
 
@@ -132,6 +164,18 @@ export async function show(root, { id, me, context }) {
   // wipe) the effect being typed.
   const options = optionsPanel(id);
   const requests = requestsPanel(id, { get, send, t, h });
+  const days = daysPanel(id);
+
+  function emergencyCard(emergency) {
+    const who = emergency.character ? emergency.character.name : emergency.who;
+    return h("section", { class: "card emergency-alert", role: "alert" },
+      h("h2", {}, t("Emergency")),
+      h("p", {}, h("strong", {}, who), " — ", new Date(emergency.at).toLocaleTimeString()),
+      emergency.reason ? h("p", { class: "effect-text" }, emergency.reason) : null,
+      h("p", { class: "muted" }, emergency.paused ? t("The game was paused for everyone.") : t("The game was not paused by it.")),
+      h("button", { type: "button", onclick: () => { emergencies.splice(emergencies.indexOf(emergency), 1); render(); } },
+        t("Dismiss")));
+  }
   const traits = h("div", {});
 
   function showTraits() {
@@ -152,10 +196,19 @@ export async function show(root, { id, me, context }) {
       for (const cid of message_.characters) {
         if (characters.has(cid)) characters.set(cid, withEffect(characters.get(cid), message_.effect));
       }
+    } else if (message_.type === "emergency") {
+      emergencies.unshift(message_.emergency);
+      alertNow();
+    } else if (message_.type === "day") {
+      days.onDay(message_);
+      return;
     } else return;
+    if (message_.type === "event_snapshot" && message_.characters.length
+        && followEventLanguage(message_.characters[0].character.language)) return;
     context.synced();
     // Typing in the effect form must not be wiped by a push: redraw only the table then.
-    if (root.contains(document.activeElement) && document.activeElement.matches("textarea, input[type=number]")) {
+    const focused = document.activeElement;
+    if (root.contains(focused) && (focused.matches("textarea, input[type=number]") || focused.closest(".effect-form"))) {
       const body = root.querySelector("tbody");
       if (body) { mount(body, visible().map(row)); return; }
     }
@@ -177,5 +230,5 @@ export async function show(root, { id, me, context }) {
     resync,
   });
   const stopTicking = startTicking(root);
-  return () => { active = false; live.close(); stopTicking(); requests.stop(); };
+  return () => { active = false; live.close(); stopTicking(); requests.stop(); days.stop(); };
 }
