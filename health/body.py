@@ -7,7 +7,10 @@ from __future__ import annotations
 from rulesets import CharacterState, Rules
 
 
-def body_view(rules: Rules, state: CharacterState, sheet: dict, game_s: float) -> dict | None:
+def body_view(rules: Rules, state: CharacterState, sheet: dict, game_s: float,
+              wall_time=lambda game_s: None) -> dict | None:
+    """`wall_time(game_s)` gives the instant a deadline falls at (None while paused), as
+    timers carry it, so a phone counts down without working it out."""
     body = rules.ruleset.body
     if not body:
         return None
@@ -19,19 +22,23 @@ def body_view(rules: Rules, state: CharacterState, sheet: dict, game_s: float) -
         status = limbs.get(key) or ("wounded" if points else "ok")
         until = min((p["expires_at"] for p in points if p.get("expires_at") is not None),
                     default=None) if status == "stunned" else None
+        at = wall_time(until) if until else None
         locations.append({"key": key, "label": label, "status": status, "points": len(points),
                           "until_game_s": until,
-                          "remaining_s": round(max(0.0, until - game_s), 3) if until else None})
+                          "remaining_s": round(max(0.0, until - game_s), 3) if until else None,
+                          "at": at.isoformat() if at else None})
     return {"locations": locations, "damage_points": len(damage),
             "armour": _armour(rules, state, sheet, game_s),
-            "conflict": _conflict(state, game_s)}
+            "conflict": _conflict(state, game_s, wall_time)}
 
 
-def _conflict(state: CharacterState, game_s: float) -> dict | None:
+def _conflict(state: CharacterState, game_s: float, wall_time=lambda game_s: None) -> dict | None:
     until = state.values.get("conflict_until")
     if until is None or until <= game_s:
         return None
-    return {"until_game_s": until, "remaining_s": round(until - game_s, 3)}
+    at = wall_time(until)
+    return {"until_game_s": until, "remaining_s": round(until - game_s, 3),
+            "at": at.isoformat() if at else None}
 
 
 def _armour(rules: Rules, state: CharacterState, sheet: dict, game_s: float) -> dict | None:

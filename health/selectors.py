@@ -154,7 +154,7 @@ def character_snapshot(character: Character, now: datetime) -> dict:
         "points": _points(rules, state, character.sheet, timers),
         "effects": [effect_view(event, effect, game_s) for effect in character.active_effects],
         "actions": _declarable(ruleset, rules, state),
-        "body": body_view(rules, state, character.sheet, game_s),
+        "body": body_view(rules, state, character.sheet, game_s, event.wall_time),
         "fights": character.fights,
         "sheet": _sheet(ruleset, character),
         "load": load_view(character, rules),
@@ -240,8 +240,7 @@ def medic_options(medic: Character, patient: Character) -> list[dict]:
         options.append({
             "key": key, "label": action["labels"], "level": level,
             "kit": kit, "kits_left": int(medic.kits.get(kit, 0)) if kit else None,
-            "params": [{"key": name, "type": p["type"], "label": p["labels"]}
-                       for name, p in (action.get("params") or {}).items()],
+            "params": action_params(action),
             "duration_s": rules.duration(key, level=level,
                                          params=rules.with_defaults(key, None)),
         })
