@@ -143,6 +143,7 @@ def character_snapshot(character: Character, now: datetime) -> dict:
         "version": character.health.version,
         "clock": clock_snapshot(event, now),
         "state": {"key": state.status, "label": status["labels"], "inert": inert,
+                  "hint": status.get("hint"),
                   "severity": status["severity"],
                   "can": [{"key": c, "label": ruleset.capabilities[c]["labels"]} for c in can],
                   "cannot": [{"key": c, "label": ruleset.capabilities[c]["labels"]} for c in cannot]},

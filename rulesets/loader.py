@@ -34,6 +34,12 @@ INTERACTIONS = {
     "firearm": {"hit": "action", "shooter": "action", "max_range_m": "number",
                 "load_skill": "skill"},
     "search": {"searched": "action"},
+    # A teammate heals a downed player in place (both hands, while the patient counts) or
+    # drags them away first (extraction); only when `enabled_by` holds (medic mode).
+    "heal": {"duration_s": "number", "enabled_by": "option", "patient_in": "states",
+             "extraction_in": "states", "medic_in": "states", "starts": "action",
+             "stops": "action", "completes": "action", "extraction_starts": "action",
+             "extraction_stops": "action", "roster_skill": "skill"},
 }
 WEAPONS = {"stunning", "wounding", "firearm"}
 VALUE_ELEMENTS = {"lose_points", "remember_state", "return_to", "count", "postpone_timer",
@@ -253,6 +259,8 @@ def load_ruleset(path: Path | str) -> Ruleset:
     for name, state in states.items():
         where = f"states.{name}"
         c.labels(f"{where}.labels", c.need(where, state, "labels"))
+        if "hint" in state:  # the one thing to do next, shown large on the phone
+            c.labels(f"{where}.hint", state["hint"])
         c.need(where, state, "severity", int)
         for listed in ("can", "cannot"):
             for cap in state.get(listed, []):
@@ -390,6 +398,8 @@ def _check_reference(c: _Checker, where: str, kind: str, value, ctx: dict):
     if kind == "weapons" and (not isinstance(value, (list, str)) or
                               (isinstance(value, list) and set(value) - WEAPONS)):
         c.fail(where, f"a list among {', '.join(sorted(WEAPONS))}, or an $option")
+    if kind == "option" and value not in ctx["options"]:
+        c.fail(where, f"unknown option '{value}'")
     if kind == "number":
         c.value_ref(where, value, ctx["options"])
         if not (isinstance(value, (int, float)) or str(value).startswith("$")):
