@@ -3,26 +3,11 @@ valid zones, solid blows, weapon classes (E1-E6), armour per Conflict (TS11, S7,
 and wooden weapons (S9, S10). Times are game seconds."""
 import pytest
 
-from rulesets import RuleRefused, Rules, get_ruleset
+from rulesets import RuleRefused
+from septenario_world import RS, SHEET, hit, make_rules, rules  # noqa: F401 (rules is a fixture)
 
-RS = get_ruleset("septenario_es")
-
-SHEET = {"trauma": 3, "coraje": 1}
 LIGHT = {**SHEET, "armour": "light"}
 HEAVY = {**SHEET, "armour": "heavy"}
-
-
-def make_rules(**overrides) -> Rules:
-    return Rules(RS, RS.merged_options(overrides))
-
-
-@pytest.fixture
-def rules() -> Rules:
-    return make_rules()
-
-
-def hit(rules, current, at, sheet=SHEET, **params):
-    return rules.apply(current, sheet, "hit", at, params=params).state
 
 
 def results(events):

@@ -4,40 +4,10 @@ already cover. Times are game seconds; scores are read as a narrator reads them
 (Rules.point_value)."""
 import pytest
 
-from rulesets import RuleRefused, RulesetError, Rules, get_ruleset
-
-RS = get_ruleset("septenario_es")
-HOUR = 3600.0
-
-SHEET = {"trauma": 3, "coraje": 1}
-LAST_TRAUMA = {"trauma": 1, "coraje": 1}
-FIRST_AIDER = {"trauma": 3, "abilities": ["primeros_auxilios"]}
-DOCTOR = {"trauma": 3, "abilities": ["medicina"]}
-
-
-def make_rules(**overrides) -> Rules:
-    return Rules(RS, RS.merged_options(overrides))
-
-
-@pytest.fixture
-def rules() -> Rules:
-    return make_rules()
-
-
-def act(rules, current, action, at, sheet=SHEET, actor=None, **params):
-    return rules.apply(current, sheet, action, at, params=params or None, actor_sheet=actor).state
-
-
-def hit(rules, current, at, sheet=SHEET, **params):
-    return rules.apply(current, sheet, "hit", at, params=params).state
-
-
-def coraje(rules, state, sheet=SHEET):
-    return rules.point_value(state, sheet, "coraje")
-
-
-def trauma(rules, state, sheet=SHEET):
-    return rules.point_value(state, sheet, "trauma")
+from rulesets import RuleRefused, RulesetError
+from septenario_world import (  # noqa: F401 (rules is a fixture)
+    DOCTOR, FIRST_AIDER, HOUR, LAST_TRAUMA, RS, SHEET, act, coraje, hit, make_rules, rules,
+    trauma)
 
 
 def days(rules, s, *steps, sheet=SHEET, start=1000.0):
