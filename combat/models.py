@@ -1,7 +1,8 @@
 """Fights between characters: duels, "l'union fait la force" and acharnement. Each keeps
 who took part, when it started and, for the timed ones, the game second it is due; the
 outcome is applied to each side's health through the rules. At the end, the airsoft
-chrony station's replicas and their checks (combat/chrony.py)."""
+chrony station's replicas and their checks (combat/chrony.py), and the airsoft medic's
+heals (combat/services/heals.py)."""
 import secrets
 
 from django.conf import settings
@@ -134,3 +135,41 @@ class ChronyCheck(models.Model):
 
     class Meta:
         ordering = ["id"]
+
+
+class Heal(models.Model):
+    """Airsoft medic mode (combat/services/heals.py): a teammate heals a downed player in
+    place while the patient counts 11 to 20, or holds and drags them first (extraction,
+    no end). The medic keeps it going; stopping, or the medic being taken out, ends it
+    with nothing gained (the next heal counts from 11 again)."""
+
+    HEAL, EXTRACTION = "heal", "extraction"
+    KINDS = [(HEAL, HEAL), (EXTRACTION, EXTRACTION)]
+    RUNNING, COMPLETED, STOPPED, ABORTED = "running", "completed", "stopped", "aborted"
+    STATUSES = [(s, s) for s in (RUNNING, COMPLETED, STOPPED, ABORTED)]
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="heals")
+    medic = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="heals_given")
+    patient = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="heals_received")
+    kind = models.CharField(max_length=20, choices=KINDS)
+    status = models.CharField(max_length=20, choices=STATUSES, default=RUNNING)
+    # The state the start put the patient in: the patient leaving it by any other way (a
+    # referee, a sanction) ends the heal.
+    patient_status = models.CharField(max_length=40)
+    started_game_s = models.FloatField()
+    ends_game_s = models.FloatField(null=True, blank=True, db_index=True,
+                                    help_text="A heal's end; an extraction has none.")
+    closed_game_s = models.FloatField(null=True, blank=True)
+    reason = models.CharField(max_length=40, blank=True, default="",
+                              help_text="Why it stopped: hands_off, fired, hit, medic_out, "
+                                        "patient_out, to_heal.")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
+
+    class Meta:
+        # The services check under the characters' locks; these catch what slips past.
+        constraints = [
+            models.UniqueConstraint(fields=["medic"], condition=models.Q(status="running"),
+                                    name="heal_one_running_per_medic"),
+            models.UniqueConstraint(fields=["patient"], condition=models.Q(status="running"),
+                                    name="heal_one_running_per_patient"),
+        ]

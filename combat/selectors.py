@@ -1,6 +1,6 @@
 """What a phone shows of the fights its character is in: challenges to answer, its own
-duel results (never a score), unions and beatings with their countdowns. Outcomes stay
-visible a few minutes so that both sides read them."""
+duel results (never a score), unions, beatings and airsoft heals with their countdowns.
+Outcomes stay visible a few minutes so that both sides read them."""
 from __future__ import annotations
 
 from collections import defaultdict
@@ -9,7 +9,7 @@ from django.db.models import Q
 
 from players.models import Event
 
-from .models import Acharnement, Duel, Union, UnionMember
+from .models import Acharnement, Duel, Heal, Union, UnionMember
 
 SHOWN_AFTER_END_S = 300
 
@@ -23,23 +23,61 @@ REASONS = {
     "rebalanced": {"fr": "la balance a été rééquilibrée", "es": "se ha reequilibrado la balanza",
                    "en": "the sides were rebalanced"},
 }
+# Why a medic's heal or extraction ended early (combat/services/heals.py).
+HEAL_REASONS = {
+    "hands_off": {"fr": "le médecin a retiré ses mains", "es": "el médico ha retirado las manos",
+                  "en": "the medic took their hands off"},
+    "fired": {"fr": "le médecin a tiré (tir non valable)",
+              "es": "el médico ha disparado (disparo no válido)",
+              "en": "the medic fired (the shot does not count)"},
+    "hit": {"fr": "le médecin est touché", "es": "el médico está tocado", "en": "the medic was hit"},
+    "medic_out": {"fr": "le médecin est touché ou sorti", "es": "el médico está tocado o fuera",
+                  "en": "the medic was hit or taken out"},
+    "patient_out": {"fr": "le blessé n'attend plus de soin", "es": "el herido ya no espera cura",
+                    "en": "the patient is no longer waiting for a heal"},
+    "to_heal": {"fr": "le soin a commencé", "es": "la cura ha empezado", "en": "the heal started"},
+}
 
 
 def fights_by_character(event: Event, character_ids: list[int], game_s: float) -> dict[int, list]:
-    """Three queries for any number of characters."""
+    """One query per kind of fight the ruleset has, for any number of characters (gn_fr:
+    duels, unions, beatings; airsoft: heals). A kind the ruleset lacks cannot have rows
+    (its services refuse with not_in_this_game), so it is not queried."""
     shown: dict[int, list] = defaultdict(list)
-    if not event.rules().ruleset.interactions or not character_ids:
+    interactions = event.rules().ruleset.interactions
+    if not interactions or not character_ids:
         return shown
-    since = game_s - SHOWN_AFTER_END_S
-    duels = (Duel.objects.filter(event=event)
-             .filter(Q(challenger_id__in=character_ids) | Q(defender_id__in=character_ids))
-             .filter(Q(status=Duel.PROPOSED, expires_game_s__gte=game_s) | Q(closed_game_s__gte=since))
-             .select_related("challenger", "defender"))
-    wanted = set(character_ids)
-    for duel in duels:
-        for role in ("challenger", "defender"):
-            if getattr(duel, f"{role}_id") in wanted:
-                shown[getattr(duel, f"{role}_id")].append(_duel_view(event, duel, role, game_s))
+    since, wanted = game_s - SHOWN_AFTER_END_S, set(character_ids)
+
+    def each_side(rows, roles, view):
+        for row in rows:
+            for role in roles:
+                if getattr(row, f"{role}_id") in wanted:
+                    shown[getattr(row, f"{role}_id")].append(view(event, row, role, game_s))
+
+    if "duel" in interactions:
+        each_side(Duel.objects.filter(event=event)
+                  .filter(Q(challenger_id__in=character_ids) | Q(defender_id__in=character_ids))
+                  .filter(Q(status=Duel.PROPOSED, expires_game_s__gte=game_s)
+                          | Q(closed_game_s__gte=since))
+                  .select_related("challenger", "defender"), ("challenger", "defender"), _duel_view)
+    if "union" in interactions:
+        _unions(event, character_ids, wanted, since, game_s, shown)
+    if "acharnement" in interactions:
+        each_side(Acharnement.objects.filter(event=event)
+                  .filter(Q(attacker_id__in=character_ids) | Q(victim_id__in=character_ids))
+                  .filter(Q(status=Acharnement.RUNNING) | Q(closed_game_s__gte=since))
+                  .select_related("attacker", "victim"), ("attacker", "victim"), _beating_view)
+    if "heal" in interactions:
+        each_side(Heal.objects.filter(event=event)
+                  .filter(Q(medic_id__in=character_ids) | Q(patient_id__in=character_ids))
+                  .filter(Q(status=Heal.RUNNING) | Q(closed_game_s__gte=since))
+                  .select_related("medic", "patient"), ("medic", "patient"), _heal_view)
+    return shown
+
+
+def _unions(event: Event, character_ids: list[int], wanted: set, since: float, game_s: float,
+            shown: dict) -> None:
     # Every member of the unions our characters are in, in one query: the counts of both
     # sides come from the same rows.
     ours = (UnionMember.objects.filter(character_id__in=character_ids, union__event=event)
@@ -51,16 +89,8 @@ def fights_by_character(event: Event, character_ids: list[int], game_s: float) -
         counts[member.union_id][member.side] += 1
     for member in members:
         if member.character_id in wanted:
-            shown[member.character_id].append(_union_view(event, member, counts[member.union_id], game_s))
-    beatings = (Acharnement.objects.filter(event=event)
-                .filter(Q(attacker_id__in=character_ids) | Q(victim_id__in=character_ids))
-                .filter(Q(status=Acharnement.RUNNING) | Q(closed_game_s__gte=since))
-                .select_related("attacker", "victim"))
-    for beating in beatings:
-        for role in ("attacker", "victim"):
-            if getattr(beating, f"{role}_id") in wanted:
-                shown[getattr(beating, f"{role}_id")].append(_beating_view(event, beating, role, game_s))
-    return shown
+            shown[member.character_id].append(
+                _union_view(event, member, counts[member.union_id], game_s))
 
 
 def _countdown(event: Event, due: float, game_s: float) -> dict:
@@ -96,3 +126,44 @@ def _beating_view(event: Event, beating: Acharnement, role: str, game_s: float) 
             "status": beating.status,
             "ends": _countdown(event, beating.ends_game_s, game_s)
             if beating.status == Acharnement.RUNNING else None}
+
+
+# Whether the medic may shoot meanwhile (spec §4.1): the scenario's option, else the
+# rulebook ("ne peut pas tirer pendant le soin"; "pendant l'extraction ... peut tirer").
+MEDIC_CAN_SHOOT = {Heal.HEAL: ("healing_medic_can_shoot", False),
+                   Heal.EXTRACTION: ("extraction_medic_can_shoot", True)}
+
+
+def _heal_view(event: Event, heal: Heal, role: str, game_s: float) -> dict:
+    """The medic reads "healing X, 0:07 left, cannot shoot"; the patient "being healed by
+    Y", counting aloud to the same end instant (B2: the count follows the ten of the hit,
+    11 to 20 by default)."""
+    rules = event.rules()
+    running = heal.status == Heal.RUNNING
+    view = {"kind": "heal", "id": heal.pk, "role": role,
+            "other": (heal.patient if role == "medic" else heal.medic).name,
+            "type": {"key": heal.kind, "label": heal_kind_label(event, heal.kind)},
+            "status": heal.status, "reason": HEAL_REASONS.get(heal.reason),
+            "ends": _countdown(event, heal.ends_game_s, game_s)
+            if running and heal.ends_game_s is not None else None}
+    if running and heal.ends_game_s is not None:
+        first = int(rules.options.get("hit_count_s") or 0) + 1
+        view["count"] = {"from": first,
+                         "to": first + round(heal.ends_game_s - heal.started_game_s) - 1}
+    if running and role == "medic":
+        option, default = MEDIC_CAN_SHOOT[heal.kind]
+        can_shoot = bool(rules.options.get(option, default))
+        view["can_shoot"] = can_shoot
+        view["cannot"] = [] if can_shoot or "shoot" not in rules.ruleset.capabilities else \
+            [{"key": "shoot", "label": rules.ruleset.capabilities["shoot"]["labels"]}]
+        view["can_stop"] = True
+    return view
+
+
+def heal_kind_label(event: Event, kind: str) -> dict:
+    """"Teammate heal" or "Extraction", as the ruleset names them."""
+    ruleset = event.rules().ruleset
+    spec = ruleset.interactions["heal"]
+    if kind == Heal.HEAL:
+        return spec.get("labels", {"en": "heal"})
+    return ruleset.actions[spec["extraction_starts"]]["labels"]

@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "effects",
     "frontend",
     "push",
+    "race",
 ]
 
 MIDDLEWARE = [
@@ -124,6 +125,7 @@ SWEEP_INTERVAL_S = float(os.environ.get("SWEEP_INTERVAL_S", "5"))
 # as they come within reach (health/scheduling.py).
 DEADLINE_TASK_HORIZON_S = float(os.environ.get("DEADLINE_TASK_HORIZON_S", "120"))
 DAYS_SWEEP_INTERVAL_S = float(os.environ.get("DAYS_SWEEP_INTERVAL_S", "60"))
+RACE_SWEEP_INTERVAL_S = float(os.environ.get("RACE_SWEEP_INTERVAL_S", "30"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-due-characters": {"task": "health.tasks.sweep_due_characters",
                              "schedule": SWEEP_INTERVAL_S},
@@ -133,6 +135,11 @@ CELERY_BEAT_SCHEDULE = {
     # Dawns and day ends (players/days.py): a task runs each at its instant; this sweep
     # catches a lost one and queues those coming within the horizon.
     "sweep-due-days": {"task": "players.tasks.sweep_due_days", "schedule": DAYS_SWEEP_INTERVAL_S},
+    # The zombie race (race/services/alerts.py): an entry still out past its deadline and
+    # the threshold rings at the organisers; a task runs at the instant, this sweep catches
+    # a lost one and queues those coming within the horizon.
+    "sweep-overdue-alerts": {"task": "race.tasks.sweep_overdue_alerts",
+                             "schedule": RACE_SWEEP_INTERVAL_S},
 }
 
 AUTH_PASSWORD_VALIDATORS = []

@@ -3,12 +3,16 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from combat import apis as combat
+from combat import chrony_apis as chrony
+from combat import heal_apis as heals
 from effects import apis as effects
 from effects import item_apis as items
 from effects import request_apis as asks
 from health import apis as health
 from players import apis as players
+from players import club_apis as club
 from players import day_apis as days
+from players import game_apis as games
 from players import organiser_apis as organisers
 from push import apis as push
 
@@ -55,6 +59,8 @@ api = [
     path("characters/<int:character_id>/search/", combat.SearchApi.as_view()),
     *(path(f"characters/<int:character_id>/firearms/<str:code>/{verb}/", combat.FirearmApi.as_view(),
            {"verb": verb}) for verb in ("take", "load", "shoot")),
+    path("characters/<int:character_id>/heals/", heals.HealStartApi.as_view()),
+    path("heals/<int:heal_id>/stop/", heals.HealStopApi.as_view()),
     path("push/key/", push.PushKeyApi.as_view()),
     path("push/subscriptions/", push.PushSubscriptionsApi.as_view()),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
@@ -62,10 +68,25 @@ api = [
     *(path(f"characters/<int:character_id>/items/<str:item_code>/{verb}/",
            items.CharacterItemCarryApi.as_view(), {"verb": verb}) for verb in ("carry", "drop")),
     path("characters/<int:character_id>/clarity/", effects.CharacterClarityApi.as_view()),
+    # The airsoft club's register and its chrony station.
+    path("events/<int:event_id>/members/", club.EventMembersApi.as_view()),
+    path("events/<int:event_id>/check-in/", club.CheckInApi.as_view()),
+    path("events/<int:event_id>/sanctions/", club.EventSanctionsApi.as_view()),
+    path("members/<int:member_id>/sanctions/", club.MemberSanctionsApi.as_view()),
+    path("sanctions/<int:sanction_id>/revoke/", club.SanctionRevokeApi.as_view()),
+    path("events/<int:event_id>/replicas/", chrony.EventReplicasApi.as_view()),
+    path("replicas/<int:replica_id>/checks/", chrony.ReplicaChecksApi.as_view()),
+    # The games of an airsoft day (players/games.py).
+    path("events/<int:event_id>/games/", games.EventGamesApi.as_view()),
+    path("games/<int:game_id>/start/", games.GameStartApi.as_view()),
+    path("games/<int:game_id>/end/", games.GameEndApi.as_view()),
 ]
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include(api)),
+    # The zombie race: its API and its public results page (race/).
+    path("api/race/", include("race.api_urls")),
+    path("race/", include("race.urls")),
     path("", include("frontend.urls")),
 ]

@@ -32,7 +32,12 @@ def localize(obj, lang: str):
 
 
 def clock_snapshot(event: Event, now: datetime) -> dict:
-    return {"running": event.running, "game_time_s": round(event.game_time(now), 3)}
+    """The game clock, and what every phone shows of the games of the day: the game being
+    played and the next one announced (players/games.py keeps them on the event row, so
+    this costs no query)."""
+    announced = event.announcement or {}
+    return {"running": event.running, "game_time_s": round(event.game_time(now), 3),
+            "game": announced.get("game"), "next_game": announced.get("next_game")}
 
 
 def active_effects_q(event: Event, game_s: float) -> Q:

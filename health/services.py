@@ -66,6 +66,11 @@ def _record(*, health: HealthState, event: Event, outcome: Outcome, kind: str, w
     journal_write(event=event, kind=kind, what=what, at=now, by=by, character=health.character,
                   before=before, after=outcome.state.to_json(),
                   detail={**(detail or {}), "events": outcome.events}, game_s=game_s)
+    # Every state change passes here (actions, rules, sanctions, timers): an airsoft medic
+    # taken out, or a patient moved by a referee, ends the heal they were in.
+    from combat.services.heals import heals_interrupted  # combat builds on health
+    heals_interrupted(health=health, event=event, before=before["status"], action=what,
+                      now=now, by=by)
 
 
 def _after_commit(health: HealthState, event: Event) -> None:
@@ -190,9 +195,11 @@ def characters_lock(character_ids) -> dict[int, HealthState]:
     return {health.pk: health for health in rows}
 
 
-def character_current(health: HealthState, event: Event, now) -> HealthState:
-    """Apply what is due on a locked row (before an interaction reads its state)."""
-    if _advance_locked(health, event, now, strict=True):
+def character_current(health: HealthState, event: Event, now, *,
+                      strict: bool = True) -> HealthState:
+    """Apply what is due on a locked row (before an interaction reads its state). Not
+    `strict`: also what falls due at this very instant (a count of 10 just finished)."""
+    if _advance_locked(health, event, now, strict=strict):
         _after_commit(health, event)
     return health
 

@@ -149,6 +149,11 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         """Narrators: someone declared Emergencia."""
         await self._send({"type": "emergency", "emergency": message["emergency"]})
 
+    async def race_message(self, message):
+        """The zombie race (race/publish.py): to narrators, changed entries, a course's
+        leaderboard or an overdue alert; to a survivor's phones, their own entry."""
+        await self._send({"type": "race", **message["race"]})
+
     async def broadcast_message(self, message: dict):
         """An effect for this character, handed over by this process (broadcast.py)."""
         await self._send({"type": "effect", "character": self.character_id,

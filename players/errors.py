@@ -25,6 +25,8 @@ STATUS_BY_CODE = {
     "member_not_linked": 400,
     "exclusion_end_required": 400, "exclusion_too_long": 400, "exclusion_in_past": 400,
     "end_not_applicable": 400, "chrony_speed_or_energy": 400,
+    # The games of an airsoft day (players/games.py).
+    "game_option_unknown": 400, "game_option_invalid": 400,
 }
 
 

@@ -23,6 +23,10 @@ class Event(models.Model):
     clock_elapsed_s = models.FloatField(default=0.0,
                                         help_text="Play seconds accumulated before the current run.")
     clock_running_since = models.DateTimeField(null=True, blank=True)
+    # What every phone shows of the games (players/games.py): {"game": the game being
+    # played, "next_game": the one announced}. Kept here, on the row each snapshot already
+    # loads, so that showing it costs no query per character.
+    announcement = models.JSONField(default=dict, blank=True)
 
     def __str__(self) -> str:
         return self.name
@@ -100,6 +104,9 @@ class Membership(models.Model):
     PLAYER, NARRATOR, REFEREE = "player", "narrator", "referee"
     # A referee (arbitre) records light faults only; organisers are narrators.
     ROLES = [(PLAYER, "Player"), (NARRATOR, "Narrator / organiser"), (REFEREE, "Referee")]
+    # A zombie of the zombie race (race/) pulls survivors' flags; no score of their own.
+    ZOMBIE = "zombie"
+    ROLES.append((ZOMBIE, "Zombie"))
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
@@ -252,3 +259,32 @@ class Sanction(models.Model):
     class Meta:
         ordering = ["-decided_at", "-id"]
         indexes = [models.Index(fields=["member", "decided_at"])]
+
+
+class Game(models.Model):
+    """One game (partie) of an airsoft day: the day is the Event, its games are played one
+    after another (players/games.py). Announced with its scenario, then started, then ended."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveIntegerField()
+    # The rulebook lets players propose scenarios: the name and text are free.
+    scenario = models.CharField(max_length=200)
+    description = models.TextField(blank=True, default="")
+    options = models.JSONField(default=dict, blank=True,
+                               help_text='Overrides of the options for this game, e.g. {"medic_mode": true}.')
+    start_at = models.DateTimeField(help_text="The start time announced to the players.")
+    announced_at = models.DateTimeField()
+    started_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    # The event's options before the day's first game: each game's options go on top of
+    # these, so that one game's medic mode does not leak into the next.
+    day_options = models.JSONField(null=True, blank=True)
+    characters_reset = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["event", "number"]
+        constraints = [models.UniqueConstraint(fields=["event", "number"],
+                                               name="game_unique_number")]
+
+    def __str__(self) -> str:
+        return f"{self.number}. {self.scenario}"

@@ -1,7 +1,8 @@
 """Fights between characters in a rehearsal (docs/rehearse.md): reading the fight steps
 and the `fights` expectations, playing the steps through the combat services a phone's
 API calls, and ending the timed fights (a union's three seconds, an acharnement's five
-minutes) each at its own instant, as its task would on the server.
+minutes, an airsoft medic's count from 11 to 20) each at its own instant, as its task
+would on the server.
 
 rehearsal_file.py reads the generic steps and hands the fight ones to read_fight;
 rehearsal.py plays them with the FightSteps methods.
@@ -12,10 +13,11 @@ from datetime import datetime, timedelta
 
 from django.db.models import Min
 
-from combat.models import Acharnement, Duel, Union, UnionMember
-from combat.selectors import REASONS
+from combat.models import Acharnement, Duel, Heal, Union, UnionMember
+from combat.selectors import HEAL_REASONS, REASONS
 from combat.services.beatings import acharnement_start, acharnement_stop
 from combat.services.duels import WEAPONS, duel_answer, duel_propose
+from combat.services.heals import STOP_REASONS, heal_start, heal_stop
 from combat.services.schedule import fights_sweep
 from combat.services.searches import character_search
 from combat.services.unions import union_claim, union_join
@@ -26,19 +28,21 @@ from .rehearsal_file import NARRATOR, Step, StepFailed, _mapping, format_time, p
 # The ruleset's interaction each step needs (rulesets/data/*.yaml, `interactions`).
 INTERACTIONS = {"duel": "duel", "answer_duel": "duel", "union": "union", "join_union": "union",
                 "acharnement": "acharnement", "stop_acharnement": "acharnement",
-                "search": "search"}
+                "search": "search", "heal": "heal", "stop_heal": "heal"}
 ANSWERS = ("accept", "decline")
 WEAPON_CHOICES = ("none", *WEAPONS)
 FIGHT_FIELDS = {"kind", "role", "status", "result", "other", "reason", "type", "attackers",
                 "defenders", "ends_in", "can_answer"}
 FIGHT_CHOICES = {
-    "kind": ("duel", "union", "acharnement"),
-    "role": ("challenger", "defender", "attackers", "defenders", "attacker", "victim"),
-    "status": tuple(dict.fromkeys(s for model in (Duel, Union, Acharnement)
+    "kind": ("duel", "union", "acharnement", "heal"),
+    "role": ("challenger", "defender", "attackers", "defenders", "attacker", "victim",
+             "medic", "patient"),
+    "status": tuple(dict.fromkeys(s for model in (Duel, Union, Acharnement, Heal)
                                   for s, _ in model.STATUSES)),
     "result": (Duel.WON, Duel.LOST, Duel.TIE, None),
-    "reason": (*REASONS, None),
+    "reason": (*dict.fromkeys([*REASONS, *HEAL_REASONS]), None),
 }
+HEAL_KINDS = (Heal.HEAL, Heal.EXTRACTION)
 
 
 # -- reading ---------------------------------------------------------------------------
@@ -140,9 +144,25 @@ def _read_search(steps, value, raw) -> dict:
             "strip": _bool(spec, "strip", "search")}
 
 
+def _read_heal(steps, value, raw) -> dict:
+    spec = {"patient": value} if isinstance(value, str) else \
+        _mapping(value, "heal", {"patient", "kind"})
+    kind = spec.get("kind", Heal.HEAL)
+    if kind not in HEAL_KINDS:
+        raise ValueError(f"heal.kind: one of {', '.join(HEAL_KINDS)}, not {kind!r}")
+    return {"patient": _who(steps, spec.get("patient"), "heal.patient"), "kind": kind}
+
+
+def _read_stop_heal(steps, value, raw) -> dict:
+    if value not in STOP_REASONS:
+        raise ValueError(f"stop_heal: why the medic stops, one of {', '.join(STOP_REASONS)}")
+    return {"reason": value}
+
+
 _READERS = {"duel": _read_duel, "answer_duel": _read_answer_duel, "union": _read_union,
             "join_union": _read_join_union, "acharnement": _read_acharnement,
-            "stop_acharnement": _read_stop_acharnement, "search": _read_search}
+            "stop_acharnement": _read_stop_acharnement, "search": _read_search,
+            "heal": _read_heal, "stop_heal": _read_stop_heal}
 
 
 def check_fights(steps, where: str, value) -> None:
@@ -159,7 +179,8 @@ def check_fights(steps, where: str, value) -> None:
                                  f"{', '.join('null' if c is None else c for c in choices)}")
         if "other" in entry:
             _who(steps, entry["other"], f"{at}.other")
-        kinds = steps.ruleset.interactions.get("acharnement", {}).get("kinds", {})
+        kinds = [*steps.ruleset.interactions.get("acharnement", {}).get("kinds", {}),
+                 *(HEAL_KINDS if "heal" in steps.ruleset.interactions else ())]
         if "type" in entry and (not isinstance(entry["type"], str) or entry["type"] not in kinds):
             raise ValueError(f"{at}.type: one of {', '.join(kinds)}")
         for field in ("attackers", "defenders"):
@@ -190,7 +211,8 @@ def fights_diff(key: str, want: list, views: list, names: dict, compare) -> list
 
 
 def _seen(view: dict) -> dict:
-    reason = next((code for code, labels in REASONS.items() if labels == view.get("reason")), None)
+    codes = HEAL_REASONS if view["kind"] == "heal" else REASONS
+    reason = next((code for code, labels in codes.items() if labels == view.get("reason")), None)
     return {"kind": view["kind"], "role": view.get("role"), "status": view.get("status"),
             "result": view.get("result"), "other": view.get("other"), "reason": reason,
             "type": (view.get("type") or {}).get("key"), "attackers": view.get("attackers"),
@@ -225,6 +247,10 @@ def describe_fight(step: Step) -> str:
         return f"acharnement {f['kind']} on {f['victim']}"
     if step.kind == "search":
         return f"search {f['target']} ({f['location']}){', strip' if f['strip'] else ''}"
+    if step.kind == "heal":
+        return f"{f['kind']} {f['patient']}"
+    if step.kind == "stop_heal":
+        return f"stop_heal ({f['reason']})"
     return step.kind
 
 
@@ -326,12 +352,30 @@ class FightSteps:
         character_search(searcher=self.character(step.by), target_code=self.code(spec["target"]),
                          location=spec["location"], strip=spec["strip"], by=self.user(step.by))
 
+    def _heal(self, step: Step) -> str | None:
+        """The medic starts healing (or extracting) the patient whose code they scanned."""
+        spec = step.fight
+        heal = heal_start(medic=self.character(step.by), patient_code=self.code(spec["patient"]),
+                          kind=spec["kind"], by=self.user(step.by))
+        return f"ends at {self.wall_at(heal.ends_game_s)}" if heal.ends_game_s is not None else None
+
+    def _stop_heal(self, step: Step) -> str | None:
+        """This medic's running heal or extraction; failing that their latest one."""
+        mine = Heal.objects.filter(event_id=self.event_id, medic_id=self.ids[step.by]).order_by("-pk")
+        heal = mine.filter(status=Heal.RUNNING).first() or mine.first()
+        if heal is None:
+            raise StepFailed([f"{step.by} never started a heal or an extraction"])
+        heal = heal_stop(heal=heal, medic=self.character(step.by), reason=step.fight["reason"],
+                         by=self.user(step.by))
+        return "completed: the count was over" if heal.status == Heal.COMPLETED else None
+
     # -- timed fights ----------------------------------------------------------------
     def end_fights_before(self, instant: datetime) -> None:
         """End every timed fight due before the step's instant, each at its own instant, so
         that what follows (a defender's ten Tired minutes, a victim's fifteen Wounded ones)
-        counts from there. At the step's own instant an acharnement ends before the step
-        (a completion, spec §0) and a union's window after it (a timer; see play())."""
+        counts from there. At the step's own instant an acharnement or a heal ends before
+        the step (a completion, spec §0) and a union's window after it (a timer; see
+        play())."""
         while (due := self._next_fight_end(instant)) is not None:
             self.sweep(due)
             if not fights_sweep():
@@ -346,6 +390,9 @@ class FightSteps:
                 .aggregate(due=Min("resolve_game_s"))["due"],
                 Acharnement.objects.filter(event=event, status=Acharnement.RUNNING,
                                            ends_game_s__lte=game_s)
+                .aggregate(due=Min("ends_game_s"))["due"],
+                Heal.objects.filter(event=event, status=Heal.RUNNING, kind=Heal.HEAL,
+                                    ends_game_s__lte=game_s)
                 .aggregate(due=Min("ends_game_s"))["due"]]
         due = min((d for d in ends if d is not None), default=None)
         if due is None:

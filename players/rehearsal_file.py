@@ -17,7 +17,7 @@ NARRATOR = "narrator"
 CLOCK = "clock"  # in `expect:`, the event's clock rather than a character
 # Fights between characters, played by a character (read in rehearsal_fights.py).
 FIGHT_KINDS = ("duel", "answer_duel", "union", "join_union", "acharnement", "stop_acharnement",
-               "search")
+               "search", "heal", "stop_heal")
 ACTION_KINDS = ("do", "treat", "complete", "abort", "pause", "resume", "effect", "day",
                 *FIGHT_KINDS)
 NARRATOR_KINDS = {"pause", "resume", "effect", "day"}

@@ -100,6 +100,37 @@ MESSAGES = {
         "fr": "Ce {what} est terminé ({status}).",
         "es": "Este {what} ya terminó ({status}).",
     },
+    # The airsoft medic (combat/services/heals.py).
+    "interaction_off": {
+        "en": "{what} is off in this game (the scenario's option {option}).",
+        "fr": "{what} n'est pas activé dans ce jeu (option {option} du scénario).",
+        "es": "{what} no está activado en este juego (opción {option} del escenario).",
+    },
+    "not_teammate": {
+        "en": "{what}: {name} is not in your team; only a teammate can do this.",
+        "fr": "{what} : {name} n'est pas dans votre équipe ; seul un coéquipier le peut.",
+        "es": "{what}: {name} no es de tu equipo; solo un compañero puede hacerlo.",
+    },
+    "medic_busy": {
+        "en": "You are already looking after {name} ({what}); stop that first.",
+        "fr": "Vous vous occupez déjà de {name} ({what}) ; arrêtez d'abord.",
+        "es": "Ya te estás ocupando de {name} ({what}); detenlo primero.",
+    },
+    "patient_taken": {
+        "en": "{name} is already in another medic's hands ({what}): one medic at a time.",
+        "fr": "{name} est déjà entre les mains d'un autre médecin ({what}) : un seul à la fois.",
+        "es": "{name} ya está en manos de otro médico ({what}): uno solo a la vez.",
+    },
+    "heal_not_taken": {
+        "en": "{what} no longer works on {name}: the scenario limits how often a player may be healed.",
+        "fr": "{what} ne fonctionne plus sur {name} : le scénario limite le nombre de soins par joueur.",
+        "es": "{what} ya no funciona con {name}: el escenario limita las curas por jugador.",
+    },
+    "extraction_needs_request": {
+        "en": "{what}: {name} has not asked for a medic; this scenario allows it only after the request.",
+        "fr": "{what} : {name} n'a pas demandé de médecin ; ce scénario ne le permet qu'après la demande.",
+        "es": "{what}: {name} no ha pedido un médico; este escenario solo lo permite tras la petición.",
+    },
     "challenge_lapsed": {
         "en": "The challenge lapsed: it had to be confirmed within {seconds} s.",
         "fr": "Le défi a expiré : il fallait le confirmer dans les {seconds} s.",
@@ -367,13 +398,13 @@ MESSAGES = {
     },
     "sanction_escalated": {
         "en": "Repeated cheating is a grave fault (rule B13; earlier cheating: sanction {previous} of {date}): recorded as {kind} instead of {asked}.",
-        "fr": "Une tricherie répétée est une faute grave (règle B13 ; tricherie précédente : sanction {previous} du {date}) : enregistrée comme {kind} au lieu de {asked}.",
-        "es": "Hacer trampa de forma repetida es falta grave (regla B13; trampa anterior: sanción {previous} del {date}): registrada como {kind} en lugar de {asked}.",
+        "fr": "Une tricherie répétée est une faute grave (règle B13 ; tricherie précédente : sanction {previous} du {date}) : enregistrée comme « {kind} » au lieu de « {asked} ».",
+        "es": "Hacer trampa de forma repetida es falta grave (regla B13; trampa anterior: sanción {previous} del {date}): registrada como «{kind}» en lugar de «{asked}».",
     },
     "cheating_first_grave": {
         "en": "This event's option cheating_first_offence is grave: recorded as {kind} instead of {asked}.",
-        "fr": "L'option cheating_first_offence de ce jeu vaut grave : enregistrée comme {kind} au lieu de {asked}.",
-        "es": "La opción cheating_first_offence de este evento es grave: registrada como {kind} en lugar de {asked}.",
+        "fr": "L'option cheating_first_offence de ce jeu vaut grave : enregistrée comme « {kind} » au lieu de « {asked} ».",
+        "es": "La opción cheating_first_offence de este evento es grave: registrada como «{kind}» en lugar de «{asked}».",
     },
     # The chrony station (combat/chrony.py): a check's reasons, and the pass label.
     "chrony_speed_or_energy": {
@@ -410,6 +441,37 @@ MESSAGES = {
         "en": "No pass label for {replica} ({code}): its latest chrony check failed ({reasons}).",
         "fr": "Pas d'étiquette pour {replica} ({code}) : son dernier passage au chrony a échoué ({reasons}).",
         "es": "No hay etiqueta para {replica} ({code}): su último paso por el cronógrafo falló ({reasons}).",
+    },
+    # The games of an airsoft day (players/games.py).
+    "game_option_unknown": {
+        "en": "Unknown scenario option '{option}'. The options of this game are: {known}.",
+        "fr": "Option de scénario inconnue « {option} ». Les options de ce jeu sont : {known}.",
+        "es": "Opción de escenario desconocida «{option}». Las opciones de este juego son: {known}.",
+    },
+    "game_option_invalid": {
+        "en": "Scenario option '{option}' cannot be {value}: it must be {allowed}.",
+        "fr": "L'option de scénario « {option} » ne peut pas valoir {value} : elle doit être {allowed}.",
+        "es": "La opción de escenario «{option}» no puede valer {value}: debe ser {allowed}.",
+    },
+    "game_already_started": {
+        "en": "Game {number} has already started ({at}).",
+        "fr": "La partie {number} a déjà commencé ({at}).",
+        "es": "La partida {number} ya ha empezado ({at}).",
+    },
+    "game_in_progress": {
+        "en": "Game {number} is still being played: end it before starting game {next}.",
+        "fr": "La partie {number} est encore en cours : terminez-la avant de lancer la partie {next}.",
+        "es": "La partida {number} sigue en juego: termínala antes de empezar la partida {next}.",
+    },
+    "game_not_started": {
+        "en": "Game {number} has not started yet: there is nothing to end.",
+        "fr": "La partie {number} n'a pas encore commencé : il n'y a rien à terminer.",
+        "es": "La partida {number} aún no ha empezado: no hay nada que terminar.",
+    },
+    "game_already_ended": {
+        "en": "Game {number} has already ended ({at}).",
+        "fr": "La partie {number} est déjà terminée ({at}).",
+        "es": "La partida {number} ya ha terminado ({at}).",
     },
 }
 
@@ -454,3 +516,79 @@ class RuleRefused(Exception):
 
     def __str__(self) -> str:
         return self.message()
+
+
+# The zombie race (race/, docs/race.md): refusals of a race action (409 unless named in
+# players/errors.py). Bad input answers `bad_input` with a detail from race/labels.py.
+MESSAGES.update({
+    "race_gear_missing": {
+        "en": "{name} cannot start: mandatory gear not checked: {missing}.",
+        "fr": "{name} ne peut pas partir : matériel obligatoire non vérifié : {missing}.",
+        "es": "{name} no puede salir: material obligatorio sin comprobar: {missing}.",
+    },
+    "race_already_started": {
+        "en": "{name} has already started.",
+        "fr": "{name} est déjà parti.",
+        "es": "{name} ya ha salido.",
+    },
+    "race_not_racing": {
+        "en": "{name} is not racing ({status}).",
+        "fr": "{name} n'est pas en course ({status}).",
+        "es": "{name} no está en carrera ({status}).",
+    },
+    "race_no_life_left": {
+        "en": "{name} has no life left: no flag can be pulled.",
+        "fr": "{name} n'a plus de vie : aucun drapeau à arracher.",
+        "es": "{name} no tiene vidas: no queda bandera que arrancar.",
+    },
+    "race_loss_already_voided": {
+        "en": "This life loss was already voided ({reason}).",
+        "fr": "Cette perte de vie a déjà été annulée ({reason}).",
+        "es": "Esta pérdida de vida ya fue anulada ({reason}).",
+    },
+    "race_finger_taken": {
+        "en": "Finger {finger} is already given to {name}.",
+        "fr": "Le doigt {finger} est déjà attribué à {name}.",
+        "es": "El dedo {finger} ya está asignado a {name}.",
+    },
+    "race_not_ended": {
+        "en": "{name} has not finished: the finger comes back at the finish.",
+        "fr": "{name} n'est pas arrivé : le doigt est rendu à l'arrivée.",
+        "es": "{name} no ha llegado: el dedo se devuelve a la llegada.",
+    },
+    "race_already_returned": {
+        "en": "The finger and deposit of {name} are already settled.",
+        "fr": "Le doigt et la caution de {name} sont déjà réglés.",
+        "es": "El dedo y la fianza de {name} ya están resueltos.",
+    },
+    "race_deposit_kept": {
+        "en": "{name} is disqualified: the deposit is kept (option dq_deposit_returned).",
+        "fr": "{name} est disqualifié : la caution est conservée (option dq_deposit_returned).",
+        "es": "{name} está descalificado: se retiene la fianza (opción dq_deposit_returned).",
+    },
+    "race_disqualified": {
+        "en": "{name} is disqualified: punches no longer count.",
+        "fr": "{name} est disqualifié : les pointages ne comptent plus.",
+        "es": "{name} está descalificado: los marcajes ya no cuentan.",
+    },
+    "race_not_team": {
+        "en": "{name} runs solo: there is no carrier to change.",
+        "fr": "{name} court seul : pas de porteur à changer.",
+        "es": "{name} corre solo: no hay portador que cambiar.",
+    },
+    "race_checkpoint_exists": {
+        "en": "Course {course} already has a balise {code}.",
+        "fr": "Le parcours {course} a déjà une balise {code}.",
+        "es": "El recorrido {course} ya tiene una baliza {code}.",
+    },
+    "race_course_exists": {
+        "en": "This race already has a course {course}.",
+        "fr": "Cette course a déjà un parcours {course}.",
+        "es": "Esta carrera ya tiene un recorrido {course}.",
+    },
+    "race_already_ended": {
+        "en": "{name} is already out of the race ({status}).",
+        "fr": "{name} est déjà hors course ({status}).",
+        "es": "{name} ya está fuera de la carrera ({status}).",
+    },
+})

@@ -25,7 +25,8 @@ def test_pause_freezes_every_countdown_and_resume_continues(clock, event, player
     characters_sweep()
     paused = snapshot(player_api, player)
     assert paused["state"]["key"] == "wounded"
-    assert paused["clock"] == {"running": False, "game_time_s": 300}
+    assert paused["clock"] == {"running": False, "game_time_s": 300, "game": None,
+                               "next_game": None}
     assert paused["next"]["remaining_s"] == 600
     assert paused["next"]["at"] is None   # no wall-clock instant while frozen
 

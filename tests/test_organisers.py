@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 from django.core.management import call_command
+from django.test import Client
 
 from helpers import client_for
 from health.models import HealthState
-from players.models import Character, Event
+from players.models import Character, Event, Game, Membership
 
 
 @pytest.mark.django_db
@@ -44,9 +45,56 @@ def test_the_demo_events_print_a_link_for_everyone(capsys):
     fortaleza = Event.objects.get(ruleset="septenario_es")
     assert manoir.characters.count() == 4 and fortaleza.characters.count() == 4
     assert fortaleza.language == "es"
-    assert out.count("/login/") == 10      # per event: a narrator and four characters
+    terrier = Event.objects.get(ruleset="airsoft_rats")
+    assert (terrier.name, terrier.language) == ("Démo — Airsoft au Terrier", "fr")
+    assert not terrier.running             # the clock waits for the first game
+    teams = sorted((c.team.name, c.member.licence_number) for c in terrier.characters.all())
+    assert [team for team, _ in teams] == ["Bleus"] * 3 + ["Rouges"] * 3
+    assert Membership.objects.filter(event=terrier, user__username="orga",
+                                     role=Membership.NARRATOR).exists()
+    game = terrier.games.get()
+    assert (game.number, game.scenario, game.options) == (1, "Capture du drapeau",
+                                                          {"medic_mode": True})
+    assert terrier.announcement["next_game"]["medic_mode"] is True
+    # per event: a narrator and four characters; at the Terrier an orga and six players
+    links = links_by_event(out)
+    assert (links["Démo — Le Manoir"], links["Demo — Septenario: La Fortaleza"],
+            links["Démo — Airsoft au Terrier"]) == (5, 5, 7)
     call_command("load_demo")              # run again: same events, fresh links
-    assert Event.objects.count() == 2
+    assert {r: Event.objects.filter(ruleset=r).count()
+            for r in ("gn_fr", "septenario_es", "airsoft_rats")} == {
+        "gn_fr": 1, "septenario_es": 1, "airsoft_rats": 1}
+    assert terrier.characters.count() == 6 and Game.objects.count() == 1
+
+
+def links_by_event(out: str) -> dict:
+    """How many login links load_demo printed under each "Demo event: <name> (id ...)"."""
+    blocks = out.split("\nDemo event: ")[1:]
+    return {block.split(" (id ")[0]: block.count("/login/") for block in blocks}
+
+
+@pytest.mark.django_db
+def test_the_demo_race_has_courses_entries_a_zombie_and_the_points_warning(capsys):
+    from race.models import Course, Entry
+    call_command("load_demo")
+    race = Event.objects.get(ruleset="zombie_race")
+    assert (race.name, race.language) == ("Démo — Rugles by Night", "fr")
+    courses = {c.name: c for c in Course.objects.filter(event=race)}
+    assert set(courses) == {"famille", "enfant"}
+    assert all(c.points_per_checkpoint == 20 and not c.points_confirmed for c in courses.values())
+    assert courses["famille"].checkpoints.count() == 5
+    entries = Entry.objects.filter(event=race)
+    assert sorted((e.name, e.kind) for e in entries) == [
+        ("Hugo Lambert", "solo"), ("Les Rescapés", "team"), ("Lucie Martin", "solo"),
+        ("Zoé et Papa", "team")]
+    assert Membership.objects.filter(event=race, role=Membership.ZOMBIE).count() == 1
+    # an organiser, four entries and a zombie, each with a login link
+    assert links_by_event(capsys.readouterr().out)["Démo — Rugles by Night"] == 6
+    html = Client().get(f"/race/{race.pk}/results/").content.decode()
+    assert "Points par balise non confirmés" in html
+    call_command("load_demo")
+    assert Event.objects.filter(ruleset="zombie_race").count() == 1
+    assert Entry.objects.filter(event=race).count() == 4
 
 
 @pytest.mark.django_db

@@ -4,6 +4,7 @@ anonymous callers reach nothing but the login endpoint. Every refusal changes no
 from __future__ import annotations
 
 import base64
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -15,10 +16,13 @@ from effects.requests import request_ask
 from combat.services.beatings import acharnement_start
 from combat.services.duels import duel_propose
 from effects.services import effect_push
-from helpers import MEDIC_SHEET, act, client_for, snapshot, start_treatment
+from airsoft_club import register_world
+from race_world import RACE_PLACEHOLDERS, race_world
+from helpers import MEDIC_SHEET, START, act, client_for, snapshot, start_treatment
 from health.models import Treatment
 from health.services import character_act, treatment_start
 from players.models import Character, Event, JournalEntry, LoginToken
+from players.games import game_announce
 from players.services import character_create, event_create, login_token_issue
 from world import fingerprint
 
@@ -492,6 +496,12 @@ MATRIX = [
      None, its_player(403)),
     (CHARACTER + "firearms/<str:code>/shoot/", "post", "/api/characters/{player}/firearms/{gun}/shoot/",
      {"victim_code": "{other_code}", "distance_m": 5, "obstacle": False}, its_player(409)),
+    # The airsoft medic: the test world plays gn_fr (409 not_in_this_game), so no heal
+    # exists to stop; who may stop a real one is in tests/combat/test_heals.py.
+    (CHARACTER + "heals/", "post", "/api/characters/{player}/heals/",
+     {"patient_code": "{other_code}", "kind": "heal"}, its_player(409)),
+    ("api/heals/<int:heal_id>/stop/", "post", "/api/heals/999999/stop/", {"reason": "hands_off"},
+     signed_in(404)),
     (TREATMENT, "get", "/api/treatments/{treatment}/", None, its_medic(200, narrator=404)),
     (TREATMENT + "complete/", "post", "/api/treatments/{treatment}/complete/", None,
      its_medic(200, narrator=404)),
@@ -514,6 +524,95 @@ MATRIX = [
     ("healthz", "get", "/healthz", None, everyone(200)),
     ("jsi18n/<str:lang>/", "get", "/jsi18n/fr/", None, everyone(200)),
     ("", "get", "/", None, everyone(200)),
+    # The airsoft club's register and chrony: organisers (narrators) of the event; a
+    # member's history for club staff of any event and the member's own player.
+    (EVENT + "members/", "get", "/api/events/{event}/members/?q=rat", None, narrators(200)),
+    (EVENT + "members/", "post", "/api/events/{event}/members/",
+     {"name": "Léa Roux", "phone": "0600000000", "licence_number": "RAT-0099"}, narrators(201)),
+    (EVENT + "check-in/", "post", "/api/events/{event}/check-in/", {"member": "RAT-0001"},
+     narrators(200)),
+    (EVENT + "sanctions/", "get", "/api/events/{event}/sanctions/", None, narrators(200)),
+    (EVENT + "sanctions/", "post", "/api/events/{event}/sanctions/",
+     {"member": "RAT-0001", "kind": "warning", "reason": "pas crié out"}, narrators(201)),
+    ("api/members/<int:member_id>/sanctions/", "get", "/api/members/{member}/sanctions/", None,
+     expect(player=200, stranger=200, narrator=200)),
+    ("api/sanctions/<int:sanction_id>/revoke/", "post", "/api/sanctions/{sanction}/revoke/",
+     {"reason": "le comité annule"}, narrators(200)),
+    (EVENT + "replicas/", "get", "/api/events/{event}/replicas/", None, narrators(200)),
+    (EVENT + "replicas/", "post", "/api/events/{event}/replicas/",
+     {"member": "RAT-0001", "label": "Glock", "type": "pistol", "calibre_mm": 6}, narrators(201)),
+    ("api/replicas/<int:replica_id>/checks/", "post", "/api/replicas/{replica}/checks/",
+     {"kind": "recheck", "bb_weight_g": 0.2, "speed_mps": 100}, narrators(201)),
+    ("replicas/<int:replica_id>/label/", "get", "/replicas/{replica}/label/", None,
+     expect(anonymous=302, narrator=200)),
+    # The games of a day: anyone in the event reads them, organisers announce, start and
+    # end (the world's game is announced, not started: ending it is refused, 409).
+    (EVENT + "games/", "get", "/api/events/{event}/games/", None,
+     expect(403, 200, 200, 200, 404, 200)),
+    (EVENT + "games/", "post", "/api/events/{event}/games/",
+     {"scenario": "Capture du drapeau", "start_at": "2026-06-06T21:00:00+00:00"}, narrators(201)),
+    ("api/games/<int:game_id>/start/", "post", "/api/games/{game}/start/", None, narrators(200)),
+    ("api/games/<int:game_id>/end/", "post", "/api/games/{game}/end/", None, narrators(409)),
+]
+# The zombie race (race/, tests/race_world.py): organisers (narrators) run it; Alice
+# (player) is the survivor of the team entry, Denis (other_player) a zombie; the results
+# page is public.
+RACE, RACE_EVENT, RACE_ENTRY = "api/race/", "api/race/events/<int:event_id>/", \
+    "api/race/entries/<int:entry_id>/"
+MATRIX += [
+    (RACE_EVENT + "courses/", "get", "/api/race/events/{race}/courses/", None, narrators(200)),
+    (RACE_EVENT + "courses/", "post", "/api/race/events/{race}/courses/", {"name": "sportif"},
+     narrators(201)),
+    (RACE_EVENT + "entries/", "get", "/api/race/events/{race}/entries/", None, narrators(200)),
+    (RACE_EVENT + "entries/", "post", "/api/race/events/{race}/entries/",
+     {"name": "Lucie", "course": "famille", "finger": 99, "phone": "0611223344"}, narrators(201)),
+    (RACE_EVENT + "zombies/", "post", "/api/race/events/{race}/zombies/", {"name": "Igor"},
+     narrators(201)),
+    (RACE_EVENT + "punches/import/", "post", "/api/race/events/{race}/punches/import/",
+     {"csv": "finger,checkpoint,time\n{alice_finger},31,2026-06-06T20:00:30+00:00\n"},
+     narrators(201)),
+    (RACE_EVENT + "bibs/<str:code>/", "get", "/api/race/events/{race}/bibs/{bib}/", None,
+     expect(other_player=200, narrator=200)),
+    (RACE_EVENT + "grabs/", "post", "/api/race/events/{race}/grabs/",
+     {"code": "{bib}", "confirmations": ["not_fast_running", "not_near_checkpoint", "no_contact",
+                                         "not_on_open_road", "target_not_panicking"]},
+     expect(other_player=201, narrator=201)),
+    (RACE_EVENT + "leaderboard/", "get", "/api/race/events/{race}/leaderboard/", None,
+     narrators(200)),
+    (RACE_EVENT + "safety/", "get", "/api/race/events/{race}/safety/", None, narrators(200)),
+    (RACE + "courses/<int:course_id>/checkpoints/", "post",
+     "/api/race/courses/{race_course}/checkpoints/", {"code": "35"}, narrators(201)),
+    (RACE + "courses/<int:course_id>/points/", "post", "/api/race/courses/{race_course}/points/",
+     {"points_per_checkpoint": 25}, narrators(200)),
+    (RACE + "courses/<int:course_id>/start/", "post", "/api/race/courses/{race_course}/start/",
+     None, narrators(200)),
+    (RACE_ENTRY, "get", "/api/race/entries/{race_entry}/", None, its_player_and_narrators(200)),
+    (RACE_ENTRY + "gear/", "post", "/api/race/entries/{ready_entry}/gear/", {"vest": True},
+     narrators(200)),
+    (RACE_ENTRY + "deposit/", "post", "/api/race/entries/{ready_entry}/deposit/", None,
+     narrators(200)),
+    (RACE_ENTRY + "start/", "post", "/api/race/entries/{ready_entry}/start/", None,
+     narrators(200)),
+    (RACE_ENTRY + "punches/", "post", "/api/race/entries/{race_entry}/punches/",
+     {"checkpoint": "{qr31}"}, its_player_and_narrators(201)),
+    (RACE_ENTRY + "zone-losses/", "post", "/api/race/entries/{race_entry}/zone-losses/",
+     {"cause": "out_of_zone"}, narrators(201)),
+    (RACE_ENTRY + "infractions/", "post", "/api/race/entries/{race_entry}/infractions/",
+     {"kind": "other"}, expect(other_player=201, narrator=201)),
+    (RACE_ENTRY + "carrier/", "post", "/api/race/entries/{race_entry}/carrier/",
+     {"carrier": "Ben"}, its_player_and_narrators(200)),
+    (RACE_ENTRY + "finish/", "post", "/api/race/entries/{race_entry}/finish/", None,
+     narrators(200)),
+    (RACE_ENTRY + "finger-return/", "post", "/api/race/entries/{finished_entry}/finger-return/",
+     None, narrators(200)),
+    (RACE_ENTRY + "abandon/", "post", "/api/race/entries/{race_entry}/abandon/", None,
+     its_player_and_narrators(200)),
+    (RACE_ENTRY + "disqualify/", "post", "/api/race/entries/{race_entry}/disqualify/",
+     {"reason": "coups"}, narrators(200)),
+    (RACE + "life-losses/<int:loss_id>/void/", "post", "/api/race/life-losses/{race_loss}/void/",
+     {"reason": "contact"}, narrators(200)),
+    ("race/<int:event_id>/results/", "get", "/race/{race}/results/", None, everyone(200)),
+    ("race/<int:event_id>/results.csv", "get", "/race/{race}/results.csv", None, everyone(200)),
 ]
 PREFIXES = ("admin/",)  # the admin site's own routes: its staff and permission checks
 
@@ -552,7 +651,8 @@ def test_each_row_names_its_route_and_every_role(route, method, url, body, expec
     assert set(expected) == set(ROLES)
     match = resolve(url.format(event=1, player=1, medic=1, treatment=1, effect=1, code="ABC",
                                item="ITEM", token="t", duel=1, acharnement=1, gun="GUN",
-                               request=1).split("?")[0])
+                               request=1, member=1, sanction=1, replica=1,
+                               game=1, **RACE_PLACEHOLDERS).split("?")[0])
     assert match.route == route or (route in PREFIXES and match.route.startswith(route))
 
 
@@ -580,6 +680,10 @@ def world(clock, settings, tmp_path, event, narrator_user, player, other_player,
                                 by=medic.user)
     gun = item_create(event=event, by=narrator_user, name="Revolver", kind="firearm")
     asked = request_ask(character=player, text="Je casse la vitre", by=player.user)
+    club = register_world(event, narrator_user, player)  # Alice checked in as a club member
+    race = race_world(narrator_user, player, other_player)  # Alice runs, Denis is a zombie
+    game = game_announce(event=event, scenario="Capture du drapeau", by=narrator_user,
+                         start_at=START + timedelta(hours=1))
     clock.advance(60)  # the first aid may now be completed
     users = {"player": player.user, "other_player": other_player.user, "medic": medic.user,
              "stranger": stranger, "narrator": narrator_user}
@@ -587,7 +691,7 @@ def world(clock, settings, tmp_path, event, narrator_user, player, other_player,
                    "code": player.code, "other_code": other_player.code,
                    "treatment": treatment.pk, "effect": effect.pk, "item": item.code,
                    "duel": duel.pk, "acharnement": beating.pk, "gun": gun.code,
-                   "request": asked.pk,
+                   "request": asked.pk, "game": game.pk, **club, **race,
                    "token": login_token_issue(event=event, user=player.user)}
 
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 
+from combat.models import ChronyCheck, Replica
 from effects.models import Effect, Item, OrganiserRequest
 from health.models import HealthState, Treatment
-from players.models import (Character, Event, IdempotencyRecord, JournalEntry, LoginToken,
-                            Membership, Team)
+from players.models import (Character, Event, Game, IdempotencyRecord, JournalEntry,
+                            LoginToken, Member, Membership, Sanction, Team)
 from push.models import PushSubscription
 
 
@@ -32,4 +33,10 @@ def fingerprint() -> dict:
         "memberships": Membership.objects.count(),
         "teams": Team.objects.count(),
         "users": get_user_model().objects.count(),
+        "members": _rows(Member.objects, "pk", "licence_number"),
+        "sanctions": _rows(Sanction.objects, "pk", "kind", "revoked_at"),
+        "replicas": _rows(Replica.objects, "pk"),
+        "chrony": _rows(ChronyCheck.objects, "pk", "passed"),
+        "games": _rows(Game.objects, "pk", "scenario", "options", "started_at", "ended_at"),
+        "shown": _rows(Event.objects, "pk", "options", "announcement"),
     }

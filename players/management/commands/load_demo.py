@@ -1,14 +1,21 @@
-"""Demo events to try the games: a French GN evening (gn_fr) and a Spanish Septenario de
-Normas day (septenario_es), each with players, medics and a narrator, with login links."""
+"""Demo events to try the games: a French GN evening (gn_fr), a Spanish Septenario de
+Normas day (septenario_es), each with players, medics and a narrator, and an airsoft day at
+the Terrier (airsoft_rats) whose players are club members checked in at the desk, with its
+first game announced. Login links for everyone."""
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.utils import timezone
 
-from players.models import Event, Membership
+from players.models import Event, Member, Membership
+from players.club import member_check_in, member_create
+from players.games import game_announce
 from players.services import character_create, event_create, login_token_issue, team_get_or_create
+from race.demo import RUGLES_BY_NIGHT, race_demo_links, race_demo_setup
 
 
 @dataclass
@@ -18,6 +25,12 @@ class Demo:
     language: str
     narrator: str
     characters: list = field(default_factory=list)  # (name, team, sheet, kits)
+    # Airsoft: (name, team, licence number) of club members checked in at the desk
+    # (players/club.py), and the first game announced (players/games.py).
+    members: list = field(default_factory=list)
+    first_game: dict | None = None
+    # The zombie race: courses, entries and zombies (race/demo.py).
+    race: dict | None = None
 
 
 DEMOS = [
@@ -44,6 +57,19 @@ DEMOS = [
             "trauma": 1, "coraje": 1, "abilities": ["tirador"],
             "carried": [{"name": "Pistola de chispa", "load": 1}]}, {}),
     ]),
+    Demo("Démo — Airsoft au Terrier", "airsoft_rats", "fr", "orga", members=[
+        ("Karim Benali", "Rouges", "RAT-DEMO-01"),
+        ("Léa Roux", "Rouges", "RAT-DEMO-02"),
+        ("Yanis Morel", "Rouges", "RAT-DEMO-03"),
+        ("Hugo Petit", "Bleus", "RAT-DEMO-04"),
+        ("Inès Garnier", "Bleus", "RAT-DEMO-05"),
+        ("Sofia Lambert", "Bleus", "RAT-DEMO-06"),
+    ], first_game={
+        "scenario": "Capture du drapeau",
+        "description": "Chaque équipe garde son drapeau à son spawn et doit ramener celui "
+                       "de l'autre. Mode médecin : un coéquipier vous soigne sur place.",
+        "options": {"medic_mode": True}}),
+    Demo("Démo — Rugles by Night", "zombie_race", "fr", "organisateur", race=RUGLES_BY_NIGHT),
 ]
 
 
@@ -66,13 +92,30 @@ class Command(BaseCommand):
             username=demo.narrator, defaults={"is_staff": True})
         event = Event.objects.filter(name=demo.name).first()
         if event is None:
+            # An airsoft day's clock runs only during its games.
             event = event_create(name=demo.name, ruleset=demo.ruleset, language=demo.language,
-                                 by=narrator, start_clock=True)
+                                 by=narrator, start_clock=demo.first_game is None)
             for name, team, sheet, kits in demo.characters:
                 character_create(event=event, name=name, sheet=sheet, kits=kits,
                                  team=team_get_or_create(event=event, name=team), by=narrator)
+            self._check_in(event, demo, narrator)
+            if demo.race:
+                race_demo_setup(event=event, data=demo.race, by=narrator)
+            if demo.first_game:
+                # The day's clock waits for the first game: starting it runs the clock.
+                game_announce(event=event, by=narrator,
+                              start_at=timezone.now() + timedelta(minutes=30), **demo.first_game)
         Membership.objects.get_or_create(event=event, user=narrator, role=Membership.NARRATOR)
         links = [(f"{demo.narrator} (organiser)", login_token_issue(event=event, user=narrator))]
         for character in event.characters.order_by("pk"):
             links.append((character.name, login_token_issue(event=event, user=character.user)))
-        return event, links
+        return event, links + race_demo_links(event)
+
+    def _check_in(self, event, demo: Demo, narrator) -> None:
+        """Each member on the club's register (found again by licence when the register
+        already has them), checked in to this game at the desk."""
+        for name, team, licence in demo.members:
+            member = Member.objects.filter(licence_number=licence).first() or member_create(
+                event=event, name=name, phone="+33 6 00 00 00 00", licence_number=licence,
+                by=narrator)
+            member_check_in(event=event, member=member, team_name=team, by=narrator)

@@ -1,0 +1,148 @@
+"""The chrony station over HTTP (combat/chrony.py), and the printable pass label. Views
+parse input, call one service and serialize the answer."""
+from __future__ import annotations
+
+import qrcode
+import qrcode.image.svg
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.exceptions import NotFound
+from rest_framework.views import APIView
+
+from players.apis import answer
+from players.club import event_for_staff, local_text, member_by_reference
+from players.club_apis import MemberReference, sanction_row
+from players.errors import refusal_status
+from players.idempotency import idempotent
+from rulesets import RuleRefused
+from rulesets.messages import pick
+
+from . import chrony
+from .models import ChronyCheck, Replica
+
+
+def check_row(check: ChronyCheck | None) -> dict | None:
+    if check is None:
+        return None
+    return {"id": check.pk, "kind": check.kind, "checked_at": check.checked_at.isoformat(),
+            "checked_by": check.checked_by.get_username() if check.checked_by else None,
+            "bb_weight_g": check.bb_weight_g, "speed_mps": check.speed_mps,
+            "energy_j": check.energy_j, "calibre_mm": check.calibre_mm,
+            "full_auto_used": check.full_auto_used, "passed": check.passed,
+            "reasons": check.reasons, "limits": check.limits}
+
+
+def replica_row(replica: Replica, latest: ChronyCheck | None) -> dict:
+    return {"id": replica.pk, "code": replica.code, "label": replica.label, "type": replica.type,
+            "calibre_mm": replica.calibre_mm, "full_auto_capable": replica.full_auto_capable,
+            "member": {"id": replica.member_id, "name": replica.member.name,
+                       "nickname": replica.member.nickname},
+            "latest_check": check_row(latest),
+            "passed": latest.passed if latest is not None else None,
+            "label_url": f"/replicas/{replica.pk}/label/"}
+
+
+class EventReplicasApi(APIView):
+    class Input(serializers.Serializer):
+        member = MemberReference()
+        label = serializers.CharField(max_length=100)
+        type = serializers.ChoiceField(choices=[t for t, _ in Replica.TYPES])
+        calibre_mm = serializers.FloatField(min_value=1, max_value=50)
+        full_auto_capable = serializers.BooleanField(default=False)
+
+    @extend_schema(responses=OpenApiTypes.OBJECT,
+                   summary="The event's replicas with their latest chrony check (organisers and referees)")
+    def get(self, request, event_id):
+        event = event_for_staff(request.user, event_id)
+        return answer(request, {"replicas": [replica_row(r, c)
+                                             for r, c in chrony.event_replicas(event)]})
+
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=Input,
+                   summary="Register a member's replica at the chrony (organisers and referees). Idempotency-Key header.")
+    def post(self, request, event_id):
+        event = event_for_staff(request.user, event_id)
+        data = self.Input(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+
+        def run():
+            member = member_by_reference(values.pop("member"))
+            replica = chrony.replica_register(event=event, member=member, by=request.user,
+                                              **values)
+            return answer(request, {"replica": replica_row(replica, None)}, status=201)
+        return idempotent(request, run)
+
+
+class ReplicaChecksApi(APIView):
+    class Input(serializers.Serializer):
+        kind = serializers.ChoiceField(choices=[k for k, _ in ChronyCheck.KINDS])
+        bb_weight_g = serializers.FloatField(min_value=0.05, max_value=2)
+        speed_mps = serializers.FloatField(min_value=1, max_value=400, required=False)
+        energy_j = serializers.FloatField(min_value=0, max_value=100, required=False)
+        calibre_mm = serializers.FloatField(min_value=1, max_value=50, required=False)
+        full_auto_used = serializers.BooleanField(default=False)
+
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=Input,
+                   summary="Record a chrony measure (speed_mps or energy_j) and its verdict; a failed recheck of a replica that passed its check-in records a cheating sanction. Idempotency-Key header.")
+    def post(self, request, replica_id):
+        replica = chrony.replica_for_staff(request.user, replica_id)
+        data = self.Input(data=request.data)
+        data.is_valid(raise_exception=True)
+
+        def run():
+            check, sanction = chrony.chrony_check_record(replica=replica, by=request.user,
+                                                         **data.validated_data)
+            row = sanction_row(sanction, timezone.now()) if sanction else None
+            return answer(request, {"check": check_row(check), "passed": check.passed,
+                                    "sanction": row,
+                                    "escalated": bool(row and row["escalation"])}, status=201)
+        return idempotent(request, run)
+
+
+LABEL_WORDS = {
+    "pass": {"fr": "CHRONY VALIDÉ", "es": "CRONO APROBADO", "en": "CHRONY PASSED"},
+    "owner": {"fr": "Propriétaire :", "es": "Propietario:", "en": "Owner:"},
+    "checked": {"fr": "Contrôlée le", "es": "Controlada el", "en": "Checked on"},
+    "limit": {"fr": "limite", "es": "límite", "en": "limit"},
+}
+TYPE_LABELS = {
+    "rifle": {"fr": "fusil", "es": "fusil", "en": "rifle"},
+    "pistol": {"fr": "pistolet", "es": "pistola", "en": "pistol"},
+    "sniper": {"fr": "sniper", "es": "francotirador", "en": "sniper"},
+    "shotgun": {"fr": "fusil à pompe", "es": "escopeta", "en": "shotgun"},
+    "gl": {"fr": "lance-grenades", "es": "lanzagranadas", "en": "grenade launcher"},
+    "other": {"fr": "autre", "es": "otra", "en": "other"},
+}
+
+
+@require_GET
+def replica_label(request, replica_id):
+    """The pass label to print and tie to a replica: owner, replica, energy measured, date,
+    PASS, its code and a QR of the code (scanned at a control during the games). A
+    replica whose latest check failed, or that has none, gets the refusal instead (409)."""
+    if not request.user.is_authenticated:
+        return redirect(f"/admin/login/?next={request.path}")
+    try:
+        replica = chrony.replica_for_staff(request.user, replica_id)
+    except NotFound:
+        raise Http404 from None
+    lang = replica.event.language
+    words = {key: pick(label, lang) for key, label in LABEL_WORDS.items()}
+    try:
+        check = chrony.replica_pass(replica)
+    except RuleRefused as refused:
+        return render(request, "combat/replica_label.html",
+                      {"replica": replica, "words": words, "lang": lang,
+                       "refusal": refused.message(lang)}, status=refusal_status(refused))
+    qr = qrcode.make(replica.code, image_factory=qrcode.image.svg.SvgPathImage)
+    return render(request, "combat/replica_label.html", {
+        "replica": replica, "check": check, "words": words, "lang": lang,
+        "type": pick(TYPE_LABELS[replica.type], lang),
+        "qr": qr.to_string(encoding="unicode"), "checked_at": local_text(check.checked_at),
+        "energy": pick(chrony.number_labels(check.energy_j), lang),
+        "limit": pick(chrony.number_labels(float(check.limits["max_power_joule"])), lang)})

@@ -1,0 +1,185 @@
+"""The airsoft club's register over HTTP: members, check-in, the sanctions register.
+Views parse input, call one service and serialize the answer (players/club.py)."""
+from __future__ import annotations
+
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.views import APIView
+
+from . import club
+from .apis import MAX_ID, answer
+from .idempotency import idempotent
+from .models import Member, Sanction
+from .selectors import event_for_narrator
+
+
+class MemberReference(serializers.Field):
+    """A member's id (a JSON number) or licence number (a string)."""
+
+    default_error_messages = {
+        "invalid": "give the member's id (a number) or licence number (a text of 1 to 40 characters)"}
+
+    def to_internal_value(self, data):
+        if isinstance(data, int) and not isinstance(data, bool) and 0 < data <= MAX_ID:
+            return data
+        if isinstance(data, str) and 0 < len(data.strip()) <= 40:
+            return data
+        self.fail("invalid")
+
+    def to_representation(self, value):
+        return value
+
+
+def member_row(member: Member) -> dict:
+    return {"id": member.pk, "name": member.name, "nickname": member.nickname,
+            "phone": member.phone, "email": member.email,
+            "licence_number": member.licence_number, "created_at": member.created_at.isoformat()}
+
+
+def sanction_row(sanction: Sanction, now) -> dict:
+    def iso(at):
+        return at.isoformat() if at else None
+    return {"id": sanction.pk,
+            "member": {"id": sanction.member_id, "name": sanction.member.name,
+                       "licence_number": sanction.member.licence_number},
+            "event": ({"id": sanction.event_id, "name": sanction.event.name}
+                      if sanction.event_id else None),
+            "character": sanction.character_id, "level": sanction.level, "kind": sanction.kind,
+            "kind_label": club.KIND_LABELS[sanction.kind], "cheating": sanction.cheating,
+            "reason": sanction.reason,
+            "decided_by": sanction.decided_by.get_username() if sanction.decided_by else None,
+            "decided_at": iso(sanction.decided_at), "ends_at": iso(sanction.ends_at),
+            "revoked_at": iso(sanction.revoked_at),
+            "revoked_by": sanction.revoked_by.get_username() if sanction.revoked_by else None,
+            "revoked_reason": sanction.revoked_reason,
+            "bars_check_in": club.sanction_bars(sanction, now),
+            "escalation": club.escalation_of(sanction)}
+
+
+class EventMembersApi(APIView):
+    class Input(serializers.Serializer):
+        name = serializers.CharField(max_length=200)
+        nickname = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+        phone = serializers.CharField(max_length=40)
+        email = serializers.EmailField(required=False, allow_blank=True, default="")
+        licence_number = serializers.CharField(max_length=40)
+
+    @extend_schema(responses=OpenApiTypes.OBJECT, parameters=[OpenApiParameter("q", str)],
+                   summary="The club's members (organisers of the event): search by name, nickname or licence, 50 at most")
+    def get(self, request, event_id):
+        event_for_narrator(request.user, event_id)
+        found = club.members_search(request.query_params.get("q", "")[:100])
+        return answer(request, {"members": [member_row(m) for m in found]})
+
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=Input,
+                   summary="Register a club member at this event's desk (organisers). Idempotency-Key header.")
+    def post(self, request, event_id):
+        event = event_for_narrator(request.user, event_id)
+        data = self.Input(data=request.data)
+        data.is_valid(raise_exception=True)
+
+        def run():
+            member = club.member_create(event=event, by=request.user, **data.validated_data)
+            return answer(request, {"member": member_row(member)}, status=201)
+        return idempotent(request, run)
+
+
+class CheckInApi(APIView):
+    class Input(serializers.Serializer):
+        member = MemberReference()
+        team = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=Input,
+                   summary="Check a club member in to this game (organisers): creates their character, or answers the existing one (200). 409 member_excluded / member_banned. Idempotency-Key header.")
+    def post(self, request, event_id):
+        event = event_for_narrator(request.user, event_id)
+        data = self.Input(data=request.data)
+        data.is_valid(raise_exception=True)
+
+        def run():
+            member = club.member_by_reference(data.validated_data["member"])
+            character, created = club.member_check_in(event=event, member=member, by=request.user,
+                                                      team_name=data.validated_data["team"])
+            return answer(request, {
+                "character": {"id": character.pk, "name": character.name, "code": character.code,
+                              "team": character.team.name if character.team_id else None},
+                "member": member_row(member), "created": created},
+                status=201 if created else 200)
+        return idempotent(request, run)
+
+
+class EventSanctionsApi(APIView):
+    class Input(serializers.Serializer):
+        member = MemberReference(required=False)
+        character = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False)
+        kind = serializers.ChoiceField(choices=[k for k, _ in Sanction.KINDS])
+        reason = serializers.CharField(max_length=2000)
+        cheating = serializers.BooleanField(default=False)
+        ends_at = serializers.DateTimeField(required=False)
+
+        def validate(self, attrs):
+            if ("member" in attrs) == ("character" in attrs):
+                raise serializers.ValidationError("give either member or character, one of the two")
+            return attrs
+
+    @extend_schema(responses=OpenApiTypes.OBJECT,
+                   summary="The sanctions recorded during this event (organisers and referees), newest first")
+    def get(self, request, event_id):
+        event = club.event_for_staff(request.user, event_id)
+        now = timezone.now()
+        return answer(request, {"sanctions": [sanction_row(s, now)
+                                              for s in club.event_sanctions(event)]})
+
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=Input,
+                   summary="Record a sanction: referees light ones (warning, sanction_out), organisers any. Repeated cheating escalates to grave (B13). Idempotency-Key header.")
+    def post(self, request, event_id):
+        event = club.event_for_staff(request.user, event_id)
+        data = self.Input(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+
+        def run():
+            member, character = club.sanction_target(event, member=values.pop("member", None),
+                                                     character_id=values.pop("character", None))
+            sanction = club.sanction_record(event=event, member=member, character=character,
+                                            by=request.user, **values)
+            row = sanction_row(sanction, timezone.now())
+            return answer(request, {"sanction": row, "escalated": row["escalation"] is not None},
+                          status=201)
+        return idempotent(request, run)
+
+
+class MemberSanctionsApi(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT,
+                   summary="A member's whole sanctions history across events (club staff; a player for their own member)")
+    def get(self, request, member_id):
+        member = club.member_for_reader(request.user, member_id)
+        now = timezone.now()
+        barring = club.member_barring_sanction(member, now)
+        return answer(request, {
+            "member": {"id": member.pk, "name": member.name, "nickname": member.nickname,
+                       "licence_number": member.licence_number},
+            "barred_until": (None if barring is None or barring.kind == Sanction.BANNED
+                             else barring.ends_at.isoformat()),
+            "banned": barring is not None and barring.kind == Sanction.BANNED,
+            "sanctions": [sanction_row(s, now) for s in club.member_sanctions(member)]})
+
+
+class SanctionRevokeApi(APIView):
+    class Input(serializers.Serializer):
+        reason = serializers.CharField(max_length=2000)
+
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=Input,
+                   summary="Revoke a sanction (organisers of its event): it stays on the register, marked revoked. Idempotency-Key header.")
+    def post(self, request, sanction_id):
+        sanction = club.sanction_for_staff(request.user, sanction_id)
+        data = self.Input(data=request.data)
+        data.is_valid(raise_exception=True)
+
+        def run():
+            revoked = club.sanction_revoke(sanction=sanction, by=request.user,
+                                           reason=data.validated_data["reason"])
+            return answer(request, {"sanction": sanction_row(revoked, timezone.now())})
+        return idempotent(request, run)

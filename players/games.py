@@ -1,0 +1,290 @@
+"""The games (parties) of an airsoft day. The day is one Event; its games are played one
+after another. The organisers announce the next game (scenario, options, start time: "les
+heures de reprise sont annoncées à la fin de chacune"), and every phone shows it; starting
+it makes its options the event's, runs the clock and sends every player back to their
+spawn (the ruleset's `game_started` action); ending it pauses the clock.
+
+A stop during a game is not this module's business: the organisers' arrêt de jeu is the
+clock pause (services.clock_pause / clock_resume, spec P24/P25), and anyone's stop "en cas
+d'accident" is the Emergencia (services.emergency_declare).
+
+What phones show lives on the Event row (`Event.announcement`: the game being played and
+the next one announced), so that every snapshot shows it with the event it already loads.
+"""
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from rest_framework.exceptions import NotFound
+
+from health.models import HealthState
+from health.services import character_apply_rules, character_current, characters_lock
+from rulesets import RuleRefused, RulesetError
+from rulesets.loader import Ruleset, check_option
+
+from .days import PAST_TOLERANCE_S
+from .models import Event, Game
+from .realtime import publish_characters_on_commit
+from .selectors import is_narrator
+from .services import clock_pause, clock_resume, journal_write
+
+RESET_ACTION = "game_started"
+RESET_BATCH = 200
+# What a player needs to know of any game (spec §3.1, Appendix A "scenario"), shown even
+# when the scenario keeps the default; any other option it changes is shown as well.
+SCENARIO_OPTIONS = ("medic_mode", "medics", "respawn_policy", "ammo_limit_per_replica",
+                    "max_heals_per_player")
+
+
+# -- checking the options -------------------------------------------------------------------
+
+def scenario_options_check(ruleset: Ruleset, options: dict) -> dict:
+    """Each option as rulesets.loader.check_option checks it, refused by name with what it
+    may be. An option without a default (a limit: heals, ammunition, waiting time) takes
+    a number or null, never a text the rules would then compare with a count."""
+    for key, value in options.items():
+        try:
+            check_option(ruleset, key, value)
+            if ruleset.options[key] is None and not _limit(value):
+                raise RulesetError(key)
+        except RulesetError:
+            if key not in ruleset.options:
+                raise RuleRefused("game_option_unknown", option=key,
+                                  known=", ".join(sorted(ruleset.options))) from None
+            raise RuleRefused("game_option_invalid", option=key, value=json.dumps(value),
+                              allowed=_allowed(ruleset, key)) from None
+    return options
+
+
+def _limit(value) -> bool:
+    return value is None or (isinstance(value, (int, float)) and not isinstance(value, bool)
+                             and value >= 0)
+
+
+def _allowed(ruleset: Ruleset, key: str) -> dict:
+    default = ruleset.options[key]
+    choices = ruleset.option_choices.get(key)
+    if choices:
+        listed = ", ".join(map(str, choices))
+        return {"en": f"one of {listed}", "fr": f"l'une des valeurs {listed}",
+                "es": f"uno de los valores {listed}"}
+    if isinstance(default, bool):
+        return {"en": "true or false", "fr": "true ou false", "es": "true o false"}
+    if default is None:
+        return {"en": "a number ≥ 0, or null for no limit",
+                "fr": "un nombre ≥ 0, ou null pour aucune limite",
+                "es": "un número ≥ 0, o null para ningún límite"}
+    if isinstance(default, (int, float)):
+        return {"en": "a number ≥ 0", "fr": "un nombre ≥ 0", "es": "un número ≥ 0"}
+    if isinstance(default, list):
+        return {"en": "a list", "fr": "une liste", "es": "una lista"}
+    return {"en": "a text", "fr": "un texte", "es": "un texto"}
+
+
+# -- writes ---------------------------------------------------------------------------------
+
+@transaction.atomic
+def game_announce(*, event: Event, scenario: str, start_at: datetime, by,
+                  description: str = "", options: dict | None = None) -> Game:
+    """The next game, shown on every phone. Announced again before it starts, the same
+    game (same number) gets the new scenario: organisers change their minds."""
+    options = scenario_options_check(event.rules().ruleset, dict(options or {}))
+    now = timezone.now()
+    if start_at < now - timedelta(seconds=PAST_TOLERANCE_S):
+        raise RuleRefused("bad_input", detail=f"start_at {start_at.isoformat()} is in the past "
+                                              f"(the server's time is {now.isoformat()})")
+    # The event's row serialises the games' writes: two announcements cannot both be
+    # number 3.
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    game = event.games.filter(started_at__isnull=True).first()
+    revised = game is not None
+    if game is None:
+        number = (event.games.aggregate(top=Max("number"))["top"] or 0) + 1
+        game = Game(event=event, number=number)
+    game.scenario, game.description, game.options = scenario, description, options
+    game.start_at, game.announced_at = start_at, now
+    game.save()
+    _show(event, next_game=announcement_of(game, event.rules().ruleset, day_options(event)))
+    journal_write(event=event, kind="game", what="announced", at=now, by=by,
+                  detail={"game": game.pk, "number": game.number, "scenario": scenario,
+                          "options": options, "start_at": start_at.isoformat(),
+                          "revised": revised})
+    publish_characters_on_commit(_all_character_ids(event))
+    return game
+
+
+@transaction.atomic
+def game_start(*, game: Game, by) -> Game:
+    """The game's options become the event's (on top of the day's), the clock runs, and
+    every player the ruleset's `game_started` applies to goes back to spawn (or straight
+    into play, per `respawn_policy`).
+
+    One transaction for the whole start, players included, taken in batches of locked rows
+    as days.py does: a start cut halfway would leave half the players at spawn in a game
+    that has not begun, whereas a refused or failed start changes nothing and is simply
+    tried again."""
+    event = Event.objects.select_for_update().get(pk=game.event_id)
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if game.started_at is not None:
+        raise RuleRefused("game_already_started", number=str(game.number),
+                          at=_local(game.started_at))
+    playing = event.games.filter(started_at__isnull=False, ended_at__isnull=True).first()
+    if playing is not None:
+        raise RuleRefused("game_in_progress", number=str(playing.number), next=str(game.number))
+    # Checked again: the ruleset file may have changed since the announcement.
+    scenario_options_check(event.rules().ruleset, game.options)
+    now = timezone.now()
+    day = day_options(event)
+    event.options = {**day, **game.options}
+    game.started_at, game.day_options = now, day
+    next_game = (event.announcement or {}).get("next_game")
+    if next_game and next_game.get("id") == game.pk:
+        next_game = None
+    _show(event, game=announcement_of(game, event.rules().ruleset, day), next_game=next_game)
+    event.save(update_fields=["options"])
+    journal_write(event=event, kind="game", what="started", at=now, by=by,
+                  detail={"game": game.pk, "number": game.number, "scenario": game.scenario,
+                          "options": game.options, "event_options": event.options})
+    if not event.running:
+        event = clock_resume(event=event, by=by)
+    game.characters_reset = _players_to_spawn(event, game, now, by)
+    game.save()
+    publish_characters_on_commit(_all_character_ids(event))
+    return game
+
+
+@transaction.atomic
+def game_end(*, game: Game, by) -> Game:
+    """The clock pauses (unless an arrêt de jeu already did) and the phones stop showing
+    the game; a next game already announced stays shown."""
+    event = Event.objects.select_for_update().get(pk=game.event_id)
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if game.started_at is None:
+        raise RuleRefused("game_not_started", number=str(game.number))
+    if game.ended_at is not None:
+        raise RuleRefused("game_already_ended", number=str(game.number),
+                          at=_local(game.ended_at))
+    now = timezone.now()
+    game.ended_at = now
+    game.save(update_fields=["ended_at"])
+    shown = (event.announcement or {}).get("game")
+    _show(event, game=None if shown and shown.get("id") == game.pk else shown,
+          next_game=(event.announcement or {}).get("next_game"))
+    journal_write(event=event, kind="game", what="ended", at=now, by=by,
+                  detail={"game": game.pk, "number": game.number, "scenario": game.scenario,
+                          "played_s": round((now - game.started_at).total_seconds(), 3)})
+    if event.running:
+        clock_pause(event=event, by=by)
+    publish_characters_on_commit(_all_character_ids(event))
+    return game
+
+
+def _show(event: Event, *, game=None, next_game=None) -> None:
+    """Store what the phones show (the caller holds the event's row lock)."""
+    event.announcement = {"game": game, "next_game": next_game}
+    event.save(update_fields=["announcement"])
+
+
+def _players_to_spawn(event: Event, game: Game, now, by) -> int:
+    """Apply `game_started` to every character whose state has it, in batches of locked
+    rows (as days.py does); returns how many changed. A ruleset without the action
+    (a GN has no spawns) changes nobody."""
+    rules = event.rules()
+    if RESET_ACTION not in rules.ruleset.actions:
+        return 0
+    changed, after = 0, 0
+    while True:
+        ids = list(HealthState.objects.filter(event=event, pk__gt=after).order_by("pk")
+                   .values_list("pk", flat=True)[:RESET_BATCH])
+        if not ids:
+            return changed
+        for health in characters_lock(ids).values():   # locked in id order
+            character_current(health, event, now)
+            state = health.as_core()
+            if not rules.available(state, RESET_ACTION):
+                continue                 # off game (in the car) or removed: they stay so
+            try:
+                # The pure computation first, so that a player already at spawn is neither
+                # journalled nor sent again.
+                outcome = rules.apply(state, health.character.sheet, RESET_ACTION,
+                                      event.game_time(now))
+            except RuleRefused:
+                continue
+            if outcome.state == state and all(e["kind"] == "action" for e in outcome.events):
+                continue
+            character_apply_rules(health=health, event=event, action=RESET_ACTION, by=by,
+                                  now=now, detail={"game": game.pk, "number": game.number})
+            changed += 1
+        after = ids[-1]
+
+
+def _all_character_ids(event: Event):
+    return event.characters.values_list("pk", flat=True)
+
+
+# -- reads ----------------------------------------------------------------------------------
+
+def _local(at: datetime) -> str:
+    local = timezone.localtime(at)
+    return f"{local:%Y-%m-%d %H:%M} {local.tzname()}"
+
+
+def day_options(event: Event) -> dict:
+    """The options every game's options go on top of: the event's before the day's first
+    game started (a game's options last for that game only)."""
+    started = (event.games.filter(started_at__isnull=False).order_by("-number")
+               .values_list("day_options", flat=True).first())
+    return dict(started) if started is not None else dict(event.options)
+
+
+def game_status(game: Game) -> str:
+    if game.ended_at is not None:
+        return "ended"
+    return "playing" if game.started_at is not None else "announced"
+
+
+def announcement_of(game: Game, ruleset: Ruleset, day: dict) -> dict:
+    """What every phone shows of a game: its scenario, start time, the scenario options a
+    player needs (medic mode, respawn...) as they will be in play (`day`: the day's
+    options), and any other option the scenario changes."""
+    effective = ruleset.merged_options({**day, **game.options})
+    shown = {key: effective[key] for key in SCENARIO_OPTIONS if key in effective}
+    return {"id": game.pk, "number": game.number, "scenario": game.scenario,
+            "description": game.description, "start_at": game.start_at.isoformat(),
+            "started_at": game.started_at.isoformat() if game.started_at else None,
+            "status": game_status(game), **shown, **game.options,
+            "changed": sorted(game.options)}
+
+
+def game_view(game: Game) -> dict:
+    def iso(at):
+        return at.isoformat() if at else None
+    return {"id": game.pk, "event": game.event_id, "number": game.number,
+            "scenario": game.scenario, "description": game.description,
+            "options": game.options, "status": game_status(game),
+            "start_at": iso(game.start_at), "announced_at": iso(game.announced_at),
+            "started_at": iso(game.started_at), "ended_at": iso(game.ended_at),
+            "characters_reset": game.characters_reset}
+
+
+def games_view(event: Event) -> dict:
+    games = list(event.games.all())
+    current = next((g for g in games if game_status(g) == "playing"), None)
+    coming = next((g for g in games if game_status(g) == "announced"), None)
+    return {"event": event.pk, "games": [game_view(g) for g in games],
+            "current": game_view(current) if current else None,
+            "next": game_view(coming) if coming else None,
+            "announcement": {"game": (event.announcement or {}).get("game"),
+                             "next_game": (event.announcement or {}).get("next_game")}}
+
+
+def game_for_narrator(user, game_id: int) -> Game:
+    """The game for its event's organisers; a 404 for anyone else."""
+    game = Game.objects.select_related("event").filter(pk=game_id).first()
+    if game is None or not is_narrator(user, game.event):
+        raise NotFound()
+    return game

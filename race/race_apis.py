@@ -1,0 +1,163 @@
+"""Race-wide actions and boards: the mass start, the finger readout import, the zombies'
+bib scan and grab, the leaderboard and the safety board."""
+from __future__ import annotations
+
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.parsers import MultiPartParser
+from rest_framework.views import APIView
+
+from players.apis import answer
+from players.day_apis import AwareDateTimeField
+from players.errors import request_language
+from players.idempotency import idempotent
+from players.parsers import JSONParser
+from rulesets import RuleRefused
+
+from . import boards
+from .labels import say
+from .models import Entry
+from .options import race_options
+from .parsers import CsvParser
+from .readout import ReadoutRejected
+from .selectors import (course_for_organiser, entry_by_code, lives_remaining,
+                        race_for_organiser, race_for_zombie)
+from .services import lives, punches, running
+from .services.common import status_key
+
+
+class MassStartApi(APIView):
+    class RaceMassStartInput(serializers.Serializer):
+        at = AwareDateTimeField(required=False, help_text="The start signal; default now.")
+
+    Input = RaceMassStartInput
+
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=Input, summary="Mass start: every "
+                   "registered entry of the course whose gear is checked starts; the others "
+                   "are listed with what they miss (organisers). Idempotency-Key header.")
+    def post(self, request, course_id):
+        course = course_for_organiser(request.user, course_id)
+        data = self.Input(data=request.data)
+        data.is_valid(raise_exception=True)
+        lang = request_language(request)
+
+        def run():
+            started, refused = running.course_start(course=course, by=request.user,
+                                                    **data.validated_data)
+            return answer(request, {
+                "course": course.pk,
+                "started": [{"id": e.pk, "name": e.name, "started_at": e.started_at.isoformat(),
+                             "deadline_at": e.deadline_at.isoformat()} for e in started],
+                "not_started": [{"id": e.pk, "name": e.name, "error": r.code,
+                                 "detail": r.message(lang)} for e, r in refused]})
+        return idempotent(request, run)
+
+
+class PunchImportApi(APIView):
+    parser_classes = [CsvParser, JSONParser, MultiPartParser]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=OpenApiTypes.OBJECT, summary="Import "
+                   "the finger readout: a CSV (finger,checkpoint,time or doigt;balise;heure) as "
+                   "text/csv, {\"csv\": text} or a multipart `file`. Any bad row refuses the file "
+                   "(400, every bad row with its line and reason) and imports nothing "
+                   "(organisers). Idempotency-Key header.")
+    def post(self, request, event_id):
+        event = race_for_organiser(request.user, event_id)
+        text = _csv_text(request.data)
+
+        def run():
+            try:
+                summary = punches.punches_import(event=event, text=text, by=request.user)
+            except ReadoutRejected as rejected:
+                return answer(request, {"error": "csv_rejected",
+                                        "detail": say("csv_rejected", count=str(len(rejected.rows))),
+                                        "rows": rejected.rows}, status=400)
+            return answer(request, summary, status=201)
+        return idempotent(request, run)
+
+
+def _csv_text(data) -> str:
+    text = _uploaded_text(data)
+    if "\x00" in text:       # PostgreSQL stores no NUL character (an answer lists rows)
+        raise RuleRefused("nul_character")
+    return text
+
+
+def _uploaded_text(data) -> str:
+    upload = data.get("file") if hasattr(data, "get") else None
+    if upload is not None and hasattr(upload, "read"):
+        raw = upload.read()
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:  # a spreadsheet saved on Windows
+            return raw.decode("cp1252", errors="replace")
+    text = data.get("csv") if hasattr(data, "get") else None
+    if not isinstance(text, str) or not text.strip():
+        raise RuleRefused("bad_input", detail=say("csv_empty"))
+    return text
+
+
+class BibApi(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="A zombie scans a bib: the survivor's "
+                   "name, lives left and the rules to confirm before a grab (zombies, organisers)")
+    def get(self, request, event_id, code):
+        event = race_for_zombie(request.user, event_id)
+        entry = entry_by_code(event, code)
+        o = race_options(event)
+        return answer(request, {
+            "entry": {"id": entry.pk, "name": entry.name, "code": entry.character.code},
+            "racing": entry.status == Entry.RACING,
+            "status": {"key": status_key(entry, timezone.now()),
+                       "label": say(status_key(entry, timezone.now()))},
+            "lives": lives_remaining(entry, o.lives_initial),
+            "confirmations": lives.grab_confirmations(o)})
+
+
+class GrabApi(APIView):
+    class RaceGrabInput(serializers.Serializer):
+        code = serializers.CharField(max_length=20, help_text="The code of the bib's QR.")
+        confirmations = serializers.ListField(child=serializers.CharField(max_length=40),
+                                              max_length=10, default=list)
+        lat = serializers.FloatField(min_value=-90, max_value=90, required=False, allow_null=True)
+        lon = serializers.FloatField(min_value=-180, max_value=180, required=False, allow_null=True)
+
+    Input = RaceGrabInput
+
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=Input, summary="A zombie records a "
+                   "flag pulled, confirming the rules (each one GET bibs/ lists); refused without "
+                   "them, naming what is missing (zombies, organisers). Idempotency-Key header.")
+    def post(self, request, event_id):
+        event = race_for_zombie(request.user, event_id)
+        data = self.Input(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = dict(data.validated_data)
+        entry = entry_by_code(event, fields.pop("code"))
+
+        def run():
+            loss = lives.grab_record(entry=entry, by=request.user, **fields)
+            o = race_options(event)
+            return answer(request, {"grab": {"id": loss.pk, "at": loss.at.isoformat(),
+                                             "review": loss.review},
+                                    "entry": {"id": entry.pk, "name": entry.name},
+                                    "lives": lives_remaining(entry, o.lives_initial)}, status=201)
+        return idempotent(request, run)
+
+
+class LeaderboardApi(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="The live leaderboard per course: "
+                   "finished entries ranked (score, then tie-breaks), the others with their "
+                   "estimate; warnings (organisers)")
+    def get(self, request, event_id):
+        event = race_for_organiser(request.user, event_id)
+        return answer(request, {"event": event.pk, "courses": boards.leaderboard(event, timezone.now())})
+
+
+class SafetyApi(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Safety board: who is still out per "
+                   "course, who is overdue and by how much, with the phone number given at "
+                   "registration (organisers)")
+    def get(self, request, event_id):
+        event = race_for_organiser(request.user, event_id)
+        return answer(request, boards.safety_board(event, timezone.now()))

@@ -1,0 +1,112 @@
+"""Reading the electronic punching system's readout (a CSV file): the columns, the rows,
+the times. Pure: what a row means for an entry is the service's business
+(race/services/punches.py). Every problem is kept with its line number, so that the
+organiser fixes the whole file in one go.
+
+Accepted: a header naming the columns `finger,checkpoint,time` or the French
+`doigt,balise,heure` (any order, any case, other columns ignored), separated by commas,
+semicolons or tabs. A time is `HH:MM:SS` (the race's time zone, on the race night) or
+ISO 8601 (`2026-06-06T21:14:05+02:00`; without an offset, the race's time zone).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass
+from datetime import datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from .labels import say
+
+MAX_ROWS = 20_000
+ALIASES = {
+    "finger": {"finger", "doigt", "si", "si_card", "sicard", "card", "chip", "puce"},
+    "checkpoint": {"checkpoint", "balise", "control", "code", "poste"},
+    "time": {"time", "heure", "punch_time", "datetime", "horaire"},
+}
+CLOCK = re.compile(r"^(\d{1,2}):(\d{2}):(\d{2})$")
+
+
+class ReadoutRejected(Exception):
+    """The file has bad rows: nothing is imported. `rows`: [{"line", "reason"}]."""
+
+    def __init__(self, rows: list[dict]):
+        super().__init__(f"{len(rows)} bad row(s)")
+        self.rows = rows
+
+
+@dataclass(frozen=True)
+class Row:
+    line: int
+    finger: int
+    checkpoint: str
+    time: str
+
+
+def _delimiter(first_line: str) -> str:
+    counts = {d: first_line.count(d) for d in (",", ";", "\t")}
+    return max(counts, key=counts.get) if any(counts.values()) else ","
+
+
+def _columns(header: list[str]) -> dict | None:
+    names = [h.strip().lower().lstrip("\ufeff") for h in header]
+    found = {}
+    for column, aliases in ALIASES.items():
+        positions = [i for i, name in enumerate(names) if name in aliases]
+        if len(positions) != 1:
+            return None
+        found[column] = positions[0]
+    return found
+
+
+def read_rows(text: str) -> tuple[list[Row], list[dict]]:
+    """(rows, bad rows) from the file's text; line 1 is the header."""
+    text = text.lstrip("\ufeff")
+    first = text.split("\n", 1)[0]
+    reader = csv.reader(io.StringIO(text), delimiter=_delimiter(first))
+    header = next(reader, None)
+    columns = _columns(header) if header else None
+    if columns is None:
+        return [], [{"line": 1, "reason": say("csv_header", found=", ".join(header or []) or "-")}]
+    rows, bad = [], []
+    for values in reader:
+        line = reader.line_num
+        if not any(v.strip() for v in values):
+            continue                      # a blank line
+        if len(rows) + len(bad) >= MAX_ROWS:
+            return rows, bad + [{"line": line, "reason": say("csv_too_long", max=str(MAX_ROWS))}]
+        if len(values) != len(header):
+            bad.append({"line": line, "reason": say("csv_count", expected=str(len(header)),
+                                                    found=str(len(values)))})
+            continue
+        finger = values[columns["finger"]].strip()
+        if not (finger.isascii() and finger.isdigit()) or int(finger) > 2**31 - 1:
+            bad.append({"line": line, "reason": say("csv_finger", value=finger[:40])})
+            continue
+        rows.append(Row(line, int(finger), values[columns["checkpoint"]].strip(),
+                        values[columns["time"]].strip()))
+    if not rows and not bad:
+        bad.append({"line": 1, "reason": say("csv_empty")})
+    return rows, bad
+
+
+def parse_time(raw: str, *, zone: ZoneInfo, anchor: datetime) -> datetime | None:
+    """The instant a readout time names, or None. HH:MM:SS is taken on the date that puts
+    it nearest the anchor (the entry's start), so a night race past midnight reads right."""
+    match = CLOCK.match(raw)
+    if match:
+        h, m, s = (int(g) for g in match.groups())
+        if h > 23 or m > 59 or s > 59:
+            return None
+        local = anchor.astimezone(zone)
+        candidates = [datetime.combine(local.date() + timedelta(days=d), time(h, m, s), zone)
+                      for d in (-1, 0, 1)]
+        return min(candidates, key=lambda c: abs((c - anchor).total_seconds()))
+    try:
+        parsed = datetime.fromisoformat(raw)
+    except ValueError:
+        return None
+    if "T" not in raw and " " not in raw:
+        return None                       # a date alone is not a punch time
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=zone)

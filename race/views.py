@@ -1,0 +1,77 @@
+"""The public results (no login): a printable page and a CSV, per course. Names and
+scores only: no phone number, finger or bib code ever reaches them."""
+from __future__ import annotations
+
+import csv
+import io
+
+from django.http import Http404, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django.views.decorators.http import require_GET
+from rest_framework.exceptions import NotFound
+
+from health.selectors import localize
+from rulesets.messages import LANGUAGES
+
+from .boards import public_results
+from .labels import TEXTS, say
+from .selectors import race_event
+
+HEADINGS = [k for k in TEXTS if k.startswith("h_")]
+CSV_COLUMNS = ("course", "rank", "name", "kind", "members", "status", "found", "checkpoints",
+               "late_minutes", "lives_lost", "elapsed", "score")
+
+
+def _race(event_id: int):
+    try:
+        return race_event(event_id)
+    except NotFound:
+        raise Http404() from None
+
+
+def _lang(request, event) -> str:
+    """?lang=fr|es|en, else the race's own language: the page is printed for its runners."""
+    wanted = request.GET.get("lang", "")
+    return wanted if wanted in LANGUAGES else (event.language if event.language in LANGUAGES else "fr")
+
+
+def hms(seconds) -> str:
+    if seconds is None:
+        return ""
+    seconds = int(seconds)
+    return f"{seconds // 3600}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
+
+
+@require_GET
+def results_page(request, event_id):
+    event = _race(event_id)
+    lang, now = _lang(request, event), timezone.now()
+    results = localize(public_results(event, now), lang)
+    for course in results["courses"]:
+        course["course"]["duration"] = hms(course["course"]["duration_s"])
+        for row in course["ranking"] + course["unranked"]:
+            row["elapsed"] = hms(row["elapsed_s"])
+    words = localize({k[2:]: say(k) for k in HEADINGS if k != "h_provisional"}, lang)
+    words["provisional"] = localize(say("h_provisional", at=now.strftime("%H:%M")), lang)
+    return render(request, "race/results.html", {"event": event, "results": results,
+                                                 "words": words, "lang": lang})
+
+
+@require_GET
+def results_csv(request, event_id):
+    event = _race(event_id)
+    results = localize(public_results(event, timezone.now()), _lang(request, event))
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(CSV_COLUMNS)
+    for course in results["courses"]:
+        for row in course["ranking"] + course["unranked"]:
+            status = (row["unclassified"] or row["status"])["label"]
+            writer.writerow([course["course"]["name"], row["rank"] or "", row["name"], row["kind"],
+                             " / ".join(row["members"]), status, row["found"],
+                             row["checkpoints"], row["late_minutes"], row["lives_lost"],
+                             hms(row["elapsed_s"]), "" if row["score"] is None else row["score"]])
+    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="results-race-{event.pk}.csv"'
+    return response
