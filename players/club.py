@@ -21,7 +21,7 @@ from rulesets.messages import labels
 
 from .models import Character, Event, Member, Membership, Sanction
 from .realtime import publish_characters_on_commit
-from .selectors import is_narrator
+from .selectors import character_by_code, is_narrator
 from .services import character_create, journal_write, team_get_or_create
 
 ORGANISER, REFEREE = "organiser", Membership.REFEREE
@@ -98,10 +98,13 @@ def member_by_reference(reference) -> Member:
     return found
 
 
-def sanction_target(event: Event, *, member=None,
-                    character_id: int | None = None) -> tuple[Member, Character | None]:
+def sanction_target(event: Event, *, member=None, character_id: int | None = None,
+                    character_code: str | None = None) -> tuple[Member, Character | None]:
     """Who a sanction is for: a member (id or licence), or a character of this event that
-    checked in as a member (a 404 for another event's character)."""
+    checked in as a member, by id or by the code a referee reads off the player's QR
+    (a 404 for another event's character)."""
+    if character_code is not None:
+        character_id = character_by_code(event.pk, character_code).pk
     if character_id is None:
         return member_by_reference(member), None
     character = (Character.objects.select_related("member")

@@ -114,14 +114,16 @@ class EventSanctionsApi(APIView):
     class Input(serializers.Serializer):
         member = MemberReference(required=False)
         character = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False)
+        character_code = serializers.CharField(max_length=12, required=False)  # read off a QR
         kind = serializers.ChoiceField(choices=[k for k, _ in Sanction.KINDS])
         reason = serializers.CharField(max_length=2000)
         cheating = serializers.BooleanField(default=False)
         ends_at = serializers.DateTimeField(required=False)
 
         def validate(self, attrs):
-            if ("member" in attrs) == ("character" in attrs):
-                raise serializers.ValidationError("give either member or character, one of the two")
+            if sum(key in attrs for key in ("member", "character", "character_code")) != 1:
+                raise serializers.ValidationError(
+                    "give one of member, character or character_code")
             return attrs
 
     @extend_schema(responses=OpenApiTypes.OBJECT,
@@ -141,8 +143,10 @@ class EventSanctionsApi(APIView):
         values = dict(data.validated_data)
 
         def run():
-            member, character = club.sanction_target(event, member=values.pop("member", None),
-                                                     character_id=values.pop("character", None))
+            member, character = club.sanction_target(
+                event, member=values.pop("member", None),
+                character_id=values.pop("character", None),
+                character_code=values.pop("character_code", None))
             sanction = club.sanction_record(event=event, member=member, character=character,
                                             by=request.user, **values)
             row = sanction_row(sanction, timezone.now())

@@ -41,7 +41,7 @@ def test_login_link_opens_a_session_once_through_the_api(clock, event, player, n
     assert me.json()["characters"] == [{"id": player.pk, "name": "Alice", "event": event.pk,
                                         "code": player.code, "medic": False}]
     assert me.json()["events"] == [{"id": event.pk, "name": "Test GN", "ruleset": "gn_fr",
-                                    "roles": ["player"]}]
+                                    "language": "fr", "roles": ["player"]}]
     assert phone.get(f"/api/characters/{player.pk}/").json()["character"]["name"] == "Alice"
 
     second = APIClient().post("/api/login/", {"token": token}, format="json")

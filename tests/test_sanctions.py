@@ -168,7 +168,7 @@ def test_a_sanction_needs_a_reason_and_one_target(game, member, narrator_api):
     no_reason = sanction(narrator_api, game, member.pk, kind="warning", reason="")
     assert no_reason.status_code == 400 and "reason" in no_reason.json()["detail"]
     nobody = sanction(narrator_api, game, kind="warning")
-    assert nobody.status_code == 400 and "member or character" in nobody.json()["detail"]
+    assert nobody.status_code == 400 and "member, character or character_code" in nobody.json()["detail"]
     stranger = character_create(event=game, name="Sans licence")
     unlinked = sanction(narrator_api, game, character=stranger.pk, kind="warning")
     assert unlinked.status_code == 400 and unlinked.json()["error"] == "member_not_linked"
@@ -295,4 +295,18 @@ def test_a_replayed_sanction_is_recorded_once(game, member, referee_api):
     replay = sanction(referee_api, game, member.pk, kind="warning", key="tap-1")
     assert replay.status_code == 201 and replay["Idempotent-Replayed"] == "true"
     assert replay.json()["sanction"]["id"] == first.json()["sanction"]["id"]
+    assert Sanction.objects.count() == 1
+
+
+def test_a_referee_names_the_player_by_the_code_on_their_qr(game, member, narrator_api,
+                                                            referee_api):
+    character = check_in(narrator_api, game, "RAT-0042").json()["character"]
+    player = Character.objects.get(pk=character["id"])
+    given = sanction(referee_api, game, character_code=player.code.lower(), kind="warning")
+    assert given.status_code == 201, given.content
+    assert given.json()["sanction"]["character"] == player.pk
+    unknown = sanction(referee_api, game, character_code="ZZZZZZ", kind="warning")
+    assert unknown.status_code == 404 and "ZZZZZZ" in unknown.json()["detail"]
+    both = sanction(referee_api, game, member.pk, character_code=player.code, kind="warning")
+    assert both.status_code == 400
     assert Sanction.objects.count() == 1
