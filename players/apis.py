@@ -8,6 +8,7 @@ import io
 import qrcode
 import qrcode.image.svg
 from django.conf import settings
+from django.core.exceptions import ObjectDoesNotExist
 from django.contrib.auth import login
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
@@ -57,9 +58,17 @@ class LoginApi(APIView):
 
 
 def _characters_of(user) -> list[dict]:
+    # race_entry: a race survivor's phone opens its entry (the race app's reverse link).
     return [{"id": c.pk, "name": c.name, "event": c.event_id, "code": c.code,
-             "medic": _is_medic(c)}
-            for c in Character.objects.filter(user=user).select_related("event")]
+             "medic": _is_medic(c), "race_entry": _race_entry_id(c)}
+            for c in Character.objects.filter(user=user).select_related("event", "race_entry")]
+
+
+def _race_entry_id(character: Character) -> int | None:
+    try:
+        return character.race_entry.pk
+    except ObjectDoesNotExist:
+        return None
 
 
 def _is_medic(character: Character) -> bool:

@@ -26,8 +26,9 @@ from rulesets import RuleRefused
 from .days import day_schedule, days_run_due
 from .models import Character, Event
 from .rehearsal_fights import FightSteps, describe_fight, fights_diff
-from .rehearsal_file import (CLOCK, FIGHT_KINDS, NARRATOR, Script, Step, StepFailed,
+from .rehearsal_file import (CLOCK, FIGHT_KINDS, NARRATOR, RACE_KINDS, Script, Step, StepFailed,
                              format_time, parse_time)
+from .rehearsal_race import RaceSteps, describe_race, night_start
 from .services import (character_create, clock_pause, clock_resume, event_create,
                        team_get_or_create)
 
@@ -54,20 +55,22 @@ class Result:
 
 def rehearse(script: Script, write) -> Result:
     """Play one file; `write` prints a line. Stops at the first failed step."""
-    with time_machine.travel(START, tick=False) as traveller, transaction.atomic():
+    start = night_start(script) or START     # a race starts at night (rehearsal_race.py)
+    with time_machine.travel(start, tick=False) as traveller, transaction.atomic():
         try:
-            return _Player(script, traveller, write).play()
+            return _Player(script, traveller, write, start).play()
         finally:
             transaction.set_rollback(True)
 
 
-class _Player(FightSteps):
+class _Player(FightSteps, RaceSteps):
     start = START
 
-    def __init__(self, script: Script, traveller, write):
+    def __init__(self, script: Script, traveller, write, start: datetime = START):
         self.script = script
         self.traveller = traveller
         self.write = write
+        self.start = start
         self.ids: dict[str, int] = {}   # character key -> pk
 
     def play(self) -> Result:
@@ -82,6 +85,7 @@ class _Player(FightSteps):
             try:
                 verdict = self.run(step)
                 fights_sweep()  # a union's window ending now ends after the step (a timer)
+                self.ring_alerts(self.start + timedelta(seconds=step.at_s), inclusive=True)
                 self.check(step)
             except StepFailed as exc:
                 self.write(_line(step, "FAILED"))
@@ -114,10 +118,13 @@ class _Player(FightSteps):
                                                  kits=c["kits"], team=team, by=self.narrator).pk
             except RuleRefused as exc:
                 raise StepFailed([f"characters.{key}: {exc.message('en')}"]) from None
+        if self.script.race is not None:
+            self.race_setup()
 
     def travel(self, at_s: int) -> None:
-        instant = START + timedelta(seconds=at_s)
+        instant = self.start + timedelta(seconds=at_s)
         self.end_fights_before(instant)
+        self.ring_alerts(instant, inclusive=False)   # a race's overdue alerts
         self.sweep(instant)
 
     def sweep(self, instant: datetime) -> None:
@@ -137,7 +144,9 @@ class _Player(FightSteps):
         return Character.objects.select_related("user").get(pk=self.ids[key])
 
     def user(self, key: str):
-        return self.narrator if key == NARRATOR else self.character(key).user
+        if key == NARRATOR:
+            return self.narrator
+        return self.character(key).user if key in self.ids else self.race_user(key)
 
     # -- actions ---------------------------------------------------------------------
     def run(self, step: Step) -> str:
@@ -213,12 +222,15 @@ class _Player(FightSteps):
         seen = {c.pk: (character_snapshot(c, now), c.kits)
                 for c in characters_for_snapshot(event, now, pk__in=self.ids.values())}
         names = {key: c["name"] for key, c in self.script.characters.items()}
+        race = self.race_seen(event, now) if self.script.race is not None else None
         lines = []
         for key, checks in step.expect.items():
             if key == CLOCK:
                 lines += _clock_diff(checks, event, now)
-            else:
+            elif key in self.ids:
                 lines += _character_diff(key, checks, *seen[self.ids[key]], names)
+            else:                                   # an entry's `race`, or `safety`
+                lines += race.diff(key, checks, _compare)
         if lines:
             raise StepFailed(lines)
 
@@ -299,6 +311,8 @@ def _describe(step: Step) -> tuple[str, str]:
         return "", f"expect {', '.join(step.expect)}"
     if step.kind in FIGHT_KINDS:
         return step.by, describe_fight(step)
+    if step.kind in RACE_KINDS:
+        return step.by, describe_race(step)
     if step.kind == "do":
         target = f" on {step.on}" if step.on != step.by else ""
         return step.by, f"{step.action}{target}{params}"

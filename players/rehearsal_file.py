@@ -15,11 +15,18 @@ from rulesets.messages import MESSAGES
 
 NARRATOR = "narrator"
 CLOCK = "clock"  # in `expect:`, the event's clock rather than a character
+SAFETY = "safety"  # in a race's `expect:`, the organisers' safety board
 # Fights between characters, played by a character (read in rehearsal_fights.py).
 FIGHT_KINDS = ("duel", "answer_duel", "union", "join_union", "acharnement", "stop_acharnement",
                "search", "heal", "stop_heal")
+# The zombie race (ruleset zombie_race): its header and its steps (rehearsal_race.py).
+RACE_HEADER_KEYS = ("courses", "entries", "zombies", "marshals")
+RACE_KINDS = ("race_start", "gear", "punch", "import", "grab", "out_of_zone", "forbidden_path",
+              "void", "infraction", "finish", "finger_return", "dnf", "disqualify")
 ACTION_KINDS = ("do", "treat", "complete", "abort", "pause", "resume", "effect", "day",
-                *FIGHT_KINDS)
+                *FIGHT_KINDS, *RACE_KINDS)
+# Refusals that are no RuleRefused message of their own: a race readout with bad rows.
+OTHER_REFUSALS = ("csv_rejected",)
 NARRATOR_KINDS = {"pause", "resume", "effect", "day"}
 MEDIC_KINDS = {"treat", "complete", "abort"}
 STEP_KEYS = {"at", "by", "on", "params", "weapon_in_hand", "expect", "expect_refused",
@@ -59,6 +66,7 @@ class Step:
     params: dict = field(default_factory=dict)
     effect: dict | None = None       # normalised: text, duration_s, to/team/everyone, set_state
     fight: dict | None = None        # a fight step, normalised (rehearsal_fights.read_fight)
+    race: dict | None = None         # a race step, normalised (rehearsal_race.read_step)
     expect: dict = field(default_factory=dict)
     expect_refused: str | None = None
 
@@ -69,6 +77,7 @@ class Script:
     event: dict                      # name, ruleset, options
     characters: dict                 # key -> {name, team, sheet, kits}
     steps: list
+    race: dict | None = None         # a race's courses, entries, zombies, marshals
 
 
 # -- YAML without its 1.1 surprises ----------------------------------------------------
@@ -143,18 +152,22 @@ def load_script(path) -> Script:
         fail(f"cannot read: {exc}")
     if not isinstance(data, dict):
         fail("the file must be a mapping with event, characters and steps")
-    unknown = set(data) - {"event", "characters", "steps"}
+    unknown = set(data) - {"event", "characters", "steps", *RACE_HEADER_KEYS}
     if unknown:
         fail(f"unknown top-level key(s) {', '.join(map(str, sorted(unknown, key=str)))}")
     try:
         event, ruleset = _event(data.get("event"))
         characters = _characters(data.get("characters"))
+        from .rehearsal_race import read_header  # a race's courses and entries
+        race = read_header(data, ruleset, characters)
+        if not characters and race is None:
+            raise ValueError("characters: at least one character is required")
     except ValueError as exc:
         fail(str(exc))
     if not isinstance(data.get("steps"), list) or not data["steps"]:
         fail("steps: a non-empty list is required")
-    steps = _steps(name, data["steps"], _Steps(ruleset, characters))
-    return Script(path=path, event=event, characters=characters, steps=steps)
+    steps = _steps(name, data["steps"], _Steps(ruleset, characters, race))
+    return Script(path=path, event=event, characters=characters, steps=steps, race=race)
 
 
 def _steps(name: str, raws: list, reader: "_Steps") -> list[Step]:
@@ -202,8 +215,6 @@ def _event(raw) -> tuple[dict, object]:
 
 def _characters(raw) -> dict:
     characters = _mapping(raw, "characters")
-    if not characters:
-        raise ValueError("characters: at least one character is required")
     out = {}
     for key, spec in characters.items():
         if not isinstance(key, str) or key in (NARRATOR, CLOCK):
@@ -222,9 +233,10 @@ def _characters(raw) -> dict:
 class _Steps:
     """Checks one step against the ruleset and the characters of the file."""
 
-    def __init__(self, ruleset, characters: dict):
+    def __init__(self, ruleset, characters: dict, race: dict | None = None):
         self.ruleset = ruleset
         self.characters = characters
+        self.race = race
 
     def parse(self, number: int, raw) -> Step:
         raw = _mapping(raw, "a step", STEP_KEYS)
@@ -241,9 +253,9 @@ class _Steps:
             return Step(number, at_s, "expect", expect=expect)
         kind = kinds[0]
         refused = raw.get("expect_refused")
-        if refused is not None and refused not in MESSAGES:
+        if refused is not None and refused not in MESSAGES and refused not in OTHER_REFUSALS:
             raise ValueError(f"expect_refused: unknown refusal code '{refused}' "
-                             f"(known: {', '.join(sorted(MESSAGES))})")
+                             f"(known: {', '.join(sorted([*MESSAGES, *OTHER_REFUSALS]))})")
         params = _mapping(raw.get("params"), "params")
         if params and kind not in ("do", "treat"):
             raise ValueError(f"'params' goes with do or treat, not {kind}")
@@ -255,6 +267,11 @@ class _Steps:
             by, fight = read_fight(self, kind, raw)
             return Step(number, at_s, kind, by=by, fight=fight, expect=expect,
                         expect_refused=refused)
+        if kind in RACE_KINDS:
+            from .rehearsal_race import read_step  # the race builds on the steps read here
+            by, race = read_step(self, kind, raw)
+            return Step(number, at_s, kind, by=by, race=race, expect=expect,
+                        expect_refused=refused)
         by, on = self.people(kind, raw)
         return Step(number, at_s, kind, by=by, on=on, action=self.action(kind, raw[kind]),
                     params=params, effect=self.effect(raw[kind]) if kind == "effect" else None,
@@ -262,8 +279,9 @@ class _Steps:
 
     def character(self, key, where: str) -> str:
         if key not in self.characters:
+            race = f"; entries: {', '.join(self.race['entries'])}" if self.race else ""
             raise ValueError(f"{where}: unknown character '{key}' "
-                             f"(characters: {', '.join(self.characters)})")
+                             f"(characters: {', '.join(self.characters) or 'none'}{race})")
         return key
 
     def people(self, kind: str, raw: dict) -> tuple[str, str | None]:
@@ -339,6 +357,9 @@ class _Steps:
         for key, checks in expect.items():
             if key == CLOCK:
                 self.clock_checks(checks)
+            elif self.race is not None and (key == SAFETY or key in self.race["entries"]):
+                from .rehearsal_race import check_expectation
+                check_expectation(self, key, checks)
             else:
                 self.character(key, "expect")
                 self.checks(key, _mapping(checks, f"expect.{key}", CHECK_KEYS))

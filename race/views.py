@@ -16,6 +16,7 @@ from rulesets.messages import LANGUAGES
 
 from .boards import public_results
 from .labels import TEXTS, say
+from .options import race_options
 from .selectors import race_event
 
 HEADINGS = [k for k in TEXTS if k.startswith("h_")]
@@ -53,7 +54,7 @@ def results_page(request, event_id):
         for row in course["ranking"] + course["unranked"]:
             row["elapsed"] = hms(row["elapsed_s"])
     words = localize({k[2:]: say(k) for k in HEADINGS if k != "h_provisional"}, lang)
-    words["provisional"] = localize(say("h_provisional", at=now.strftime("%H:%M")), lang)
+    words["provisional"] = localize(say("h_provisional", at=timezone.localtime(now, race_options(event).zone()).strftime("%H:%M")), lang)
     return render(request, "race/results.html", {"event": event, "results": results,
                                                  "words": words, "lang": lang})
 

@@ -39,7 +39,8 @@ def test_login_link_opens_a_session_once_through_the_api(clock, event, player, n
     me = phone.get("/api/me/")
     assert me.status_code == 200
     assert me.json()["characters"] == [{"id": player.pk, "name": "Alice", "event": event.pk,
-                                        "code": player.code, "medic": False}]
+                                        "code": player.code, "medic": False,
+                                        "race_entry": None}]
     assert me.json()["events"] == [{"id": event.pk, "name": "Test GN", "ruleset": "gn_fr",
                                     "language": "fr", "roles": ["player"]}]
     assert phone.get(f"/api/characters/{player.pk}/").json()["character"]["name"] == "Alice"

@@ -12,6 +12,7 @@ from django.core.management import CommandError, call_command
 from combat.models import Acharnement, Duel, Union
 from health.models import Treatment
 from players.models import Character, Event, JournalEntry
+from race.models import Checkpoint, Course, Entry, Infraction, LifeLoss, Punch
 
 EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "rehearsals").glob("*.yaml"))
 
@@ -50,7 +51,8 @@ def test_the_examples_are_shipped():
             "gn_fr_union.yaml", "gn_fr_acharnement.yaml",
             "gn_fr_search_and_out_of_game.yaml", "septenario_combat_and_armour.yaml",
             "septenario_agony_first_aid_coma.yaml", "septenario_wooden_and_knockouts.yaml",
-            "septenario_days_coraje_healing.yaml"} <= names
+            "septenario_days_coraje_healing.yaml", "race_famille_lives_and_overtime.yaml",
+            "race_finger_readout.yaml", "race_dnf_disqualification_safety.yaml"} <= names
 
 
 @pytest.mark.django_db
@@ -63,7 +65,8 @@ def test_every_example_passes(path):
 
 @pytest.mark.django_db
 def test_the_database_is_left_unchanged():
-    models = [Event, Character, Treatment, JournalEntry, Duel, Union, Acharnement]
+    models = [Event, Character, Treatment, JournalEntry, Duel, Union, Acharnement, Course,
+              Checkpoint, Entry, Punch, LifeLoss, Infraction]
     counts = [model.objects.count() for model in models]
     rehearse(*EXAMPLES)
     assert [model.objects.count() for model in models] == counts
@@ -418,3 +421,286 @@ def test_a_malformed_day_step_fails_before_playing(tmp_path, header, step, messa
     output, error = failing(path)
     assert message in error
     assert output == ""
+
+
+# -- the zombie race -------------------------------------------------------------------
+RACE = """\
+event: {name: Test, ruleset: zombie_race}
+courses:
+  famille: {points_per_checkpoint: 20, checkpoints: [31, 32, 33, 34]}
+entries:
+  lucie: {name: Lucie, course: famille, finger: 101}
+  rescapes: {name: Les Rescapés, course: famille, finger: 102, members: [Marc, Julie]}
+zombies:
+  igor: {name: Igor}
+marshals:
+  sam: {name: Sam}
+steps:
+  - {at: "0:00", race_start: famille}
+"""
+
+
+def race(tmp_path, steps: str, header: str = RACE, name="r.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(header + steps, encoding="utf-8")
+    return path
+
+
+@pytest.mark.django_db
+def test_race_steps_play_through_the_race_services(tmp_path):
+    path = race(tmp_path, """\
+  - {at: "10:00", by: lucie, punch: 31}
+  - {at: "11:00", punch: {entry: lucie, checkpoint: 31}}
+  - {at: "12:00", by: igor, grab: lucie}
+  - {at: "13:00", by: sam, forbidden_path: {entry: lucie, note: clôture}}
+  - {at: "13:00", by: igor, grab: {entry: rescapes, confirmations: [no_contact]}, expect_refused: bad_input}
+  - {at: "14:00", void: lucie}
+  - {at: "15:00", by: rescapes, dnf: {reason: blessure}}
+  - at: "15:00"
+    expect:
+      lucie: {race: {lives: 1, punches: [31, {code: 31, reason: duplicate}], found: 1}}
+      rescapes: {race: {status: dnf, elapsed: "15:00"}}
+      safety: {still_out: [lucie, rescapes], overdue: 0}
+  - {at: "20:00", finger_return: rescapes}
+  - {at: "1:31:00", finish: lucie}
+  # 20 - 30 - 5 x 1 (one minute late) - 15 (the grab; the forbidden path was voided)
+  - {at: "1:31:00", expect: {lucie: {race: {status: finished, late_minutes: 1, score: -30, rank: 1}}}}
+""")
+    output = rehearse(path)
+    assert "All 12 steps of 1 file(s) passed." in output
+    assert "    0:00  narrator   race_start famille (mass start)  " \
+           "ok (lucie, rescapes started, deadline 1:30:00)" in output
+    assert "10:00  lucie      punch 31  ok (counts)" in output
+    assert "11:00  narrator   punch 31 for lucie  ok (does not count: duplicate)" in output
+    assert "12:00  igor       grab lucie  ok (1 life left)" in output
+    assert "13:00  sam        forbidden_path lucie  ok (a life taken, 0 lives left)" in output
+    assert "13:00  igor       grab rescapes, not confirmed: not_fast_running, " \
+           "not_near_checkpoint, not_on_open_road, target_not_panicking  " \
+           "refused as expected (bad_input)" in output
+    assert "14:00  narrator   void the latest life loss of lucie  " \
+           "ok (forbidden_path of 13:00 voided, 1 life left)" in output
+    assert "15:00  rescapes   dnf rescapes, finger not back  " \
+           "ok (still out until the finger is back)" in output
+    assert "20:00  narrator   finger_return rescapes  ok (deposit returned)" in output
+    assert "1:31:00  narrator   finish lucie  ok (time 1:31:00, 1 late minute(s))" in output
+
+
+@pytest.mark.django_db
+def test_the_documented_race_example_passes(tmp_path):
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "rehearse.md").read_text(encoding="utf-8")
+    section = doc.split("### The zombie race", 1)[1]
+    example = section.split("```yaml\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "doc.yaml"
+    path.write_text(example, encoding="utf-8")
+    assert "All 5 steps of 1 file(s) passed." in rehearse(path)
+
+
+@pytest.mark.django_db
+def test_a_wrong_race_expectation_names_the_entry_and_the_field(tmp_path):
+    path = race(tmp_path, """\
+  - {at: "10:00", by: lucie, punch: 31}
+  - {at: "10:30", by: lucie, punch: 31}
+  - at: "11:00"
+    expect:
+      lucie: {race: {lives: 2, score: 0, rank: 1, time_left: "1:19:00"}}
+      safety: {still_out: 1}
+""")
+    output, error = failing(path)
+    assert "lucie.race.score: expected 0, got -10" in output          # 20 - 10 x 3
+    assert "lucie.race.rank: expected 1, got none" in output          # not finished
+    assert "safety.still_out: expected 1, got 2: lucie, rescapes" in output
+    assert "lucie.race.lives" not in output and "time_left" not in output
+    assert "r.yaml: step 4 at 11:00 failed: lucie.race.score: expected 0, got -10" in error
+    path = race(tmp_path, '  - {at: "11:00", by: lucie, punch: 32}\n'
+                          '  - {at: "11:00", expect: {lucie: {race: {punches: [31]}}}}\n',
+                name="s.yaml")
+    output, _ = failing(path)
+    assert "lucie.race.punches[1].code: expected 31, got 32" in output
+    path = race(tmp_path, '  - {at: "11:00", by: lucie, punch: 32}\n'
+                          '  - {at: "12:00", by: lucie, punch: 32}\n'
+                          '  - {at: "12:00", expect: {lucie: {race: {punches: 1}}}}\n',
+                name="u.yaml")
+    output, _ = failing(path)
+    assert "lucie.race.punches: expected 1 punch(es), got 2: 32; 32 (duplicate)" in output
+
+
+@pytest.mark.django_db
+def test_the_very_same_punch_twice_is_one(tmp_path):
+    # A phone scan and the finger's beep at the same second, as the readout shows it.
+    path = race(tmp_path, """\
+  - {at: "11:00", by: lucie, punch: 32}
+  - {at: "11:00", punch: {entry: lucie, checkpoint: 32}}
+  - at: "20:00"
+    import: |
+      finger,checkpoint,time
+      101,32,22:11:00
+  - {at: "20:00", expect: {lucie: {race: {punches: 1, found: [32]}}}}
+""")
+    output = rehearse(path)
+    assert "11:00  narrator   punch 32 for lucie  ok (already recorded)" in output
+    assert "20:00  narrator   import 1 row(s)  ok (1 row(s): 0 new, 1 already there)" in output
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("steps, message", [
+    # a readout with bad rows imports nothing, and every bad row is named
+    ('  - at: "1:00"\n    import: |\n      doigt;balise;heure\n      101;31;22:00:30\n'
+     '      999;31;22:00:40\n      102;35;22:00:50\n',
+     "refused (csv_rejected): file refused, nothing imported: 2 bad row(s): "
+     "line 3: no entry has finger 999; line 4: balise '35' is not on course famille of finger 102"),
+    ('  - {at: "1:00", void: lucie}\n', "lucie has lost no life: nothing to void"),
+    ('  - {at: "1:00", by: igor, grab: lucie}\n  - {at: "1:00", by: igor, grab: lucie}\n'
+     '  - {at: "1:00", by: igor, grab: lucie}\n',
+     "refused (race_no_life_left): Lucie has no life left: no flag can be pulled."),
+    ('  - {at: "1:00", finish: lucie}\n  - {at: "2:00", finish: lucie}\n',
+     "refused (race_not_racing): Lucie is not racing (Finished)."),
+])
+def test_a_race_step_that_cannot_be_played_fails(tmp_path, steps, message):
+    output, _ = failing(race(tmp_path, steps))
+    assert message in output
+
+
+@pytest.mark.django_db
+def test_a_readout_is_read_on_the_race_night_and_the_options_count(tmp_path):
+    # 0:00 is 22:00:00 in the race's time zone (here UTC); punches after the finish count
+    # with this option.
+    header = RACE.replace("ruleset: zombie_race}", "ruleset: zombie_race, options: "
+                          "{time_zone: UTC, count_punches_after_finish: true}}")
+    path = race(tmp_path, """\
+  - {at: "30:00", finish: lucie}
+  - at: "40:00"
+    import: |
+      finger,checkpoint,time
+      101,31,21:59:59
+      101,32,22:05:00
+      101,33,22:39:00
+  - at: "40:00"
+    expect:
+      lucie: {race: {punches: [{code: 31, reason: before_start}, {code: 32, counted: true}, {code: 33, counted: true}], found: [32, 33]}}
+""", header)
+    assert "All 4 steps of 1 file(s) passed." in rehearse(path)
+
+
+@pytest.mark.django_db
+def test_an_overdue_alert_rings_at_its_own_instant(tmp_path, monkeypatch):
+    import players.rehearsal_race as rehearsal_race
+    from django.utils import timezone
+    rung = []
+
+    def ring(*, entry_id):
+        rung.append(timezone.now())
+        return real(entry_id=entry_id)
+    real = rehearsal_race.entry_alert
+    monkeypatch.setattr(rehearsal_race, "entry_alert", ring)
+    # Lucie's deadline is 1:30:00, her alert 15 min later; Les Rescapés finish at 1:45:00,
+    # the very instant of theirs: the finish comes first, no alert.
+    path = race(tmp_path, """\
+  - {at: "1:00:00", finish: lucie}
+  - {at: "1:00:00", race_start: lucie, expect_refused: race_already_started}
+  - {at: "1:45:00", finish: rescapes}
+  - {at: "2:00:00", expect: {safety: {still_out: 0, alerted: []}}}
+""")
+    assert "passed" in rehearse(path)
+    assert rung == []
+    path = race(tmp_path, """\
+  - {at: "1:00:00", finish: lucie}
+  - {at: "2:00:00", expect: {safety: {still_out: [rescapes], overdue: [rescapes], alerted: [rescapes]}}}
+""", name="s.yaml")
+    assert "passed" in rehearse(path)
+    # at 1:45:00, not at the next step: 21:00 UTC (22:00 in Rugles) + 1:45:00
+    assert [at.strftime("%H:%M:%S %Z") for at in rung] == ["22:45:00 UTC"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("steps, message", [
+    ('  - {at: "1:00", by: lucie, grab: rescapes}\n',
+     "r.yaml: step 2: grab is done by an organiser (by: narrator) or a zombie "
+     "(by: <zombie key>), not by 'lucie' (an entry)"),
+    ('  - {at: "1:00", by: sam, finish: lucie}\n',
+     "step 2: finish is done by an organiser (by: narrator), not by 'sam' (a marshal)"),
+    ('  - {at: "1:00", by: bob, finish: lucie}\n',
+     "step 2: by: unknown key 'bob' (entries, zombies, marshals: lucie, rescapes, igor, sam; "
+     "or 'narrator')"),
+    ('  - {at: "1:00", by: lucie, punch: 35}\n',
+     "step 2: punch.checkpoint: balise 35 is not on course famille of lucie "
+     "(balises: 31, 32, 33, 34)"),
+    ('  - {at: "1:00", by: lucie, punch: {entry: rescapes, checkpoint: 31}}\n',
+     "step 2: punch: a survivor's phone acts for its own entry only; write 'by: rescapes' "
+     "or 'by: narrator'"),
+    ('  - {at: "1:00", punch: 31}\n', "step 2: punch: which entry?"),
+    ('  - {at: "1:00", by: igor, grab: zoe}\n',
+     "step 2: grab: unknown entry 'zoe' (entries: lucie, rescapes)"),
+    ('  - {at: "1:00", by: igor, grab: {entry: lucie, confirmations: [no_running]}}\n',
+     "step 2: grab.confirmations: what the zombie ticked, among not_fast_running,"),
+    ('  - {at: "1:00", out_of_zone: lucie, on: lucie}\n', "step 2: out_of_zone takes no 'on'"),
+    ('  - {at: "1:00", race_start: nocturne}\n',
+     "step 2: race_start: 'nocturne' is neither a course (famille) nor an entry "
+     "(lucie, rescapes)"),
+    ('  - {at: "1:00", by: lucie, dnf: {finger_back: true}}\n',
+     "step 2: dnf.finger_back: a survivor abandoning from the phone still has the finger"),
+    ('  - {at: "1:00", import: ""}\n', "step 2: import: the readout's CSV text"),
+    ('  - {at: "1:00", infraction: {entry: lucie, kind: cheating}}\n',
+     "step 2: infraction.kind: one of lives_hidden, checkpoint_moved, transport"),
+    ('  - {at: "1:00", finish: {entry: lucie, flags: 2}}\n',
+     "step 2: finish: unknown key(s) flags (allowed: entry, flags_on_belt)"),
+    ('  - {at: "1:00", expect: {lucie: {lives: 1}}}\n',
+     "step 2: expect.lucie: unknown key(s) lives (allowed: race)"),
+    ('  - {at: "1:00", expect: {lucie: {race: {score: high}}}}\n',
+     "step 2: expect.lucie.race.score: a number, or null"),
+    ('  - {at: "1:00", expect: {lucie: {race: {status: late}}}}\n',
+     "step 2: expect.lucie.race.status: one of registered, racing, overtime, finished, dnf, "
+     "disqualified"),
+    ('  - {at: "1:00", expect: {lucie: {race: {punches: [31, 35]}}}}\n',
+     "step 2: expect.lucie.race.punches[2]: balise 35 is not on the entry's course"),
+    ('  - {at: "1:00", expect: {lucie: {race: {punches: [{code: 31, reason: late}]}}}}\n',
+     "step 2: expect.lucie.race.punches[1].reason: one of before_start, after_limit, "
+     "after_finish, duplicate, null"),
+    ('  - {at: "1:00", expect: {lucie: {race: {elapsed: 60}}}}\n',
+     "step 2: expect.lucie.race.elapsed 60 is not a time"),
+    ('  - {at: "1:00", expect: {safety: {overdue: [zoe]}}}\n',
+     "step 2: expect.safety.overdue: unknown entry 'zoe'"),
+    ('  - {at: "1:00", expect: {safety: {late: 1}}}\n',
+     "step 2: expect.safety: unknown key(s) late (allowed: alerted, overdue, still_out)"),
+    ('  - {at: "1:00", expect: {zoe: {race: {lives: 1}}}}\n',
+     "step 2: expect: unknown character 'zoe' (characters: none; entries: lucie, rescapes)"),
+])
+def test_a_malformed_race_step_fails_with_the_step_number_before_playing(tmp_path, steps, message):
+    output, error = failing(race(tmp_path, steps))
+    assert message in error
+    assert output == ""
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("old, new, message", [
+    ("course: famille, finger: 101}", "course: sportive, finger: 101}",
+     "r.yaml: entries.lucie.course: unknown course 'sportive' (courses: famille)"),
+    ("finger: 102,", "finger: 101,", "entries.rescapes.finger: 101 is already the finger of lucie"),
+    ("members: [Marc, Julie]", "members: [Marc]",
+     "entries.rescapes.members: a team has at least two members"),
+    ("members: [Marc, Julie]}", "members: [Marc, Julie], carrier: Zoé}",
+     "entries.rescapes.carrier: one of the members (Marc, Julie)"),
+    ("finger: 101}", "finger: 101, gear: {helmet: true}}", "entries.lucie.gear: unknown key(s) helmet"),
+    ("finger: 101}", "finger: 101, phone: 33612345678}",
+     "entries.lucie.phone: write the number in quotes"),
+    ("  famille: {", "  nocturne: {", "courses.nocturne.duration is required: only enfant, "
+     "famille, sportif take theirs from the options"),
+    ("[31, 32, 33, 34]", "[31, balise 32]",
+     "courses.famille.checkpoints: 'balise 32' is not a balise number"),
+    ("[31, 32, 33, 34]", "[31, 32, 31]", "courses.famille.checkpoints: balise 31 is there twice"),
+    ("  igor: {name: Igor}", "  lucie: {name: Igor}",
+     "entries: 'lucie' is already the key of someone else in the file"),
+    ("  sam: {name: Sam}", "  safety: {name: Sam}", "marshals: 'safety' cannot be a key"),
+    ("ruleset: zombie_race}", "ruleset: gn_fr}",
+     "courses: only a race (ruleset zombie_race) declares courses, entries, zombies, marshals"),
+])
+def test_a_malformed_race_header_fails_before_playing(tmp_path, old, new, message):
+    assert old in RACE
+    output, error = failing(race(tmp_path, "", RACE.replace(old, new, 1)))
+    assert message in error
+    assert output == ""
+
+
+@pytest.mark.django_db
+def test_race_steps_need_a_race(tmp_path):
+    output, error = failing(write(tmp_path, '  - {at: "0:00", by: alice, punch: 31}\n'))
+    assert "t.yaml: step 1: punch: a race step, for a race (ruleset zombie_race) only" in error

@@ -1,11 +1,12 @@
-"""Rehearsal-style timelines of a race night, minute by minute.
+"""Timelines of a race night, minute by minute, through the HTTP API.
 
-The rehearsal files (players/rehearsal*.py, docs/rehearse.md) drive characters' health
-actions, treatments and fights; they know nothing of courses, punches or flags, and
-teaching them would mean editing players/. So the race's timelines are plain pytest
-scenarios: each step moves the shared clock to its minute of the night (22:00 in Rugles
-is 0:00) and does what the phones or the organisers do then, through the API, with what
-an organiser would check at that moment."""
+The organisers' own timelines are rehearsal files (rehearsals/race_*.yaml, played by
+`manage.py rehearse` against the race services; docs/rehearse.md, "The zombie race").
+These pytest scenarios cover what a rehearsal does not see: the API's answers and
+status codes, the phones' views in French, a team's carrier change, the journal. Each
+step moves the shared clock to its minute of the night (22:00 in Rugles is 0:00) and
+does what the phones or the organisers do then, with what an organiser would check at
+that moment."""
 from __future__ import annotations
 
 from datetime import timedelta

@@ -8,6 +8,8 @@ import { h, mount } from "./util.js";
 import * as player from "./player.js";
 import * as medic from "./medic.js";
 import * as narrator from "./narrator.js";
+import * as referee from "./referee.js";
+import * as race from "./race.js";
 
 const root = document.getElementById("app");
 const topbar = document.getElementById("topbar");
@@ -22,11 +24,17 @@ if ("serviceWorker" in navigator) {
 function renderTopbar() {
   const links = [];
   for (const character of me ? me.characters : []) {
+    const survivor = race.characterLink(me, character);      // a zombie race's survivor (js/race.js)
+    if (survivor) { links.push(survivor); continue; }
     links.push(h("a", { href: `#/player/${character.id}` }, character.name));
     if (character.medic) links.push(h("a", { href: `#/medic/${character.id}` }, t("Medic")));
   }
   for (const event of me ? me.events : []) {
+    const raceLinks = race.eventLinks(event);                 // a zombie race: organisers, zombies
+    if (raceLinks) { links.push(...raceLinks); continue; }
     if (event.roles.includes("narrator")) links.push(h("a", { href: `#/narrator/${event.id}` }, t("Narrator")));
+    // Referees of an airsoft day have their own screen (sanctions, chrony: js/referee.js).
+    if (isReferee(event)) links.push(h("a", { href: `#/referee/${event.id}` }, t("Referee")));
   }
   const ago = status.syncedAt ? (Date.now() - status.syncedAt) / 1000 : null;
   const state = status.online
@@ -64,6 +72,10 @@ async function loadMe() {
   return saved ? saved.value : null;
 }
 
+function isReferee(event) {
+  return event.ruleset === referee.AIRSOFT && event.roles.includes("referee") && !event.roles.includes("narrator");
+}
+
 function defaultRoute() {
   const patient = new URLSearchParams(location.search).get("patient");
   const medicCharacter = me.characters.find((c) => c.medic);
@@ -71,9 +83,13 @@ function defaultRoute() {
   // A label scanned with the phone's own camera app opens the object on the player's screen.
   const object = new URLSearchParams(location.search).get("object");
   if (object && me.characters.length) return `#/player/${me.characters[0].id}?object=${encodeURIComponent(object)}`;
-  if (me.characters.length) return `#/player/${me.characters[0].id}`;
+  // A teammate's QR scanned by an airsoft medic's camera app: their heal form, prefilled.
+  if (patient && me.characters.length) return `#/player/${me.characters[0].id}?patient=${encodeURIComponent(patient)}`;
+  if (me.characters.length) return race.characterRoute(me, me.characters[0]) || `#/player/${me.characters[0].id}`;
   const narrated = me.events.find((e) => e.roles.includes("narrator"));
-  return narrated ? `#/narrator/${narrated.id}` : null;
+  if (narrated) return race.eventRoute(narrated) || `#/narrator/${narrated.id}`;
+  const refereed = me.events.find(isReferee);
+  return refereed ? `#/referee/${refereed.id}` : race.zombieRoute(me);
 }
 
 let routed = 0;
@@ -89,13 +105,14 @@ async function route() {
   const [path, query] = location.hash.slice(2).split("?");
   const [screen, id] = path.split("/");
   const params = new URLSearchParams(query || "");
-  const screens = { player, medic, narrator };
+  const screens = { player, medic, narrator, referee, ...race.screens };
+  const shown = (me && race.redirect(me, screen, Number(id))) || screen;
   if (!me) {
     mount(root, h("section", { class: "card welcome" },
       h("h1", {}, t("Welcome")),
       h("p", {}, t("Scan the QR code on your character sheet with this phone's camera to log in."))));
-  } else if (screens[screen] && id) {
-    const stop = await screens[screen].show(root, { id: Number(id), params, me, context });
+  } else if (screens[shown] && id) {
+    const stop = await screens[shown].show(root, { id: Number(id), params, me, context });
     if (turn === routed) cleanup = stop;
     else stop();                       // the user moved on while this screen was loading
   } else {

@@ -22,7 +22,7 @@ export function codeFromLink(text, param) {
 export const codeFromObjectLink = (text) => codeFromLink(text, "object");
 
 // The camera reads QR codes until one is found; null when this phone cannot scan.
-async function startCamera(h, onText) {
+export async function startCamera(h, onText) {
   if (!("BarcodeDetector" in window) || !navigator.mediaDevices) return null;
   const stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" } });
   const video = h("video", { playsinline: true, muted: true });

@@ -11,6 +11,7 @@ import { followEventLanguage, t } from "./i18n.js";
 import { Live, withEffect } from "./live.js";
 import { daysPanel, optionsPanel, psychPanel } from "./narrator_panels.js";
 import { requestsPanel } from "./requests.js";
+import { AIRSOFT, staffPanels } from "./referee.js";
 import { confirmButton, h, mount } from "./util.js";
 
 export async function show(root, { id, me, context }) {
@@ -153,6 +154,7 @@ export async function show(root, { id, me, context }) {
       !clock.running ? h("p", { class: "card paused" }, t("Game paused: every countdown is frozen.")) : null,
       message ? h("p", { class: "card message", role: "alert" }, message) : null,
       controls(),
+      staff ? staff.element : null,
       h("section", { class: "card table-wrap" }, h("table", {},
         h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("Character")), h("th", {}, t("State")), h("th", {}, t("Next")))),
         h("tbody", {}, visible().map(row)))),
@@ -165,6 +167,9 @@ export async function show(root, { id, me, context }) {
   const options = optionsPanel(id);
   const requests = requestsPanel(id, { get, send, t, h });
   const days = daysPanel(id);
+  // An airsoft day: its games, sanctions, check-in and chrony (js/referee.js).
+  const staff = event.ruleset === AIRSOFT
+    ? staffPanels(id, { organiser: true, players: () => [...characters.values()], onCheckedIn: () => resync() }) : null;
 
   function emergencyCard(emergency) {
     const who = emergency.character ? emergency.character.name : emergency.who;
@@ -206,6 +211,7 @@ export async function show(root, { id, me, context }) {
     if (message_.type === "event_snapshot" && message_.characters.length
         && followEventLanguage(message_.characters[0].character.language)) return;
     context.synced();
+    if (staff) staff.update({ clock, characters });
     // Typing in the effect form must not be wiped by a push: redraw only the table then.
     const focused = document.activeElement;
     if (root.contains(focused) && (focused.matches("textarea, input[type=number]") || focused.closest(".effect-form"))) {
@@ -230,5 +236,5 @@ export async function show(root, { id, me, context }) {
     resync,
   });
   const stopTicking = startTicking(root);
-  return () => { active = false; live.close(); stopTicking(); requests.stop(); days.stop(); };
+  return () => { active = false; live.close(); stopTicking(); requests.stop(); days.stop(); if (staff) staff.stop(); };
 }

@@ -5,6 +5,7 @@
 // (Septenario) add the body figure, the Carga, the Rasgos and "Claridad"; an action with
 // parameters (where a hit landed, with what) opens a small form.
 import { get, send } from "./api.js";
+import { airsoftTop, healPanel, isAirsoft, refreshCounts, withHealLimits } from "./airsoft.js";
 import { alertNow, keepAwake, warnBeforeDeadline } from "./alerts.js";
 import { bodyCard, loadCard } from "./body.js";
 import { countdownElement, startTicking } from "./countdown.js";
@@ -127,6 +128,7 @@ export async function show(root, { id, me, params, context }) {
   const asks = askPanel(id, { send, t, h });
   const clarity = clarityPanel(id);
   let emergency = null;          // made once the event is known (from the snapshot)
+  let heals = null;              // airsoft: healing a teammate (made at the first airsoft snapshot)
   // The action whose parameters are being filled in, and its form (kept across redraws).
   let openAction = null;
   const forms = new Map();
@@ -179,15 +181,25 @@ export async function show(root, { id, me, params, context }) {
     objects.setLoad(snap.load);
     clarity.update(snap);
     if (!emergency) emergency = emergencyPanel(snap.character.event);
+    const toolsCard = h("section", { class: "card tools" },
+      h("button", { type: "button", onclick: () => { qr.hidden = !qr.hidden; } }, t("Show my QR code")),
+      character && character.medic ? h("a", { class: "button", href: `#/medic/${id}` }, t("Treat a patient")) : null,
+      h("button", { type: "button", onclick: enableNotifications }, t("Notifications")),
+      qr);
+    if (isAirsoft(snap)) {     // the club's airsoft day: its own top of the screen (js/airsoft.js)
+      heals ||= healPanel(id, { patient: params ? params.get("patient") : null,
+                                onAnswer: (answer) => apply(stamped(answer.data.snapshot, answer.data.server_time)) });
+      mount(root, airsoftTop(snap, { heals, message, withParams: actionWithParams, button: (action) =>
+        confirmButton(labelOf(action), t("Tap again: %(action)s", { action: labelOf(action) }),
+          () => declare(action), { class: "action" }, action.label) }),
+      abilities(withHealLimits(snap)), asks.element, toolsCard, historyList(history), emergency.element);
+      keepAwake(Boolean(snap.next) || heals.busy(snap));
+      return;
+    }
     mount(root,
       stateCard(snap), fightsCard(snap, { answer: answerDuel, stop: stopBeating }), top,
       abilities(snap), clarity.element, objects.element, asks.element, tools || null,
-      h("section", { class: "card tools" },
-        h("button", { type: "button", onclick: () => { qr.hidden = !qr.hidden; } }, t("Show my QR code")),
-        character && character.medic ? h("a", { class: "button", href: `#/medic/${id}` }, t("Treat a patient")) : null,
-        h("button", { type: "button", onclick: enableNotifications }, t("Notifications")),
-        qr),
-      sheet(snap), historyList(history), emergency.element);
+      toolsCard, sheet(snap), historyList(history), emergency.element);
     keepAwake(Boolean(snap.next));
   }
 
@@ -343,10 +355,11 @@ export async function show(root, { id, me, params, context }) {
   });
   refresh();
   const stopTicking = startTicking(root, () => {
+    if (refreshCounts(root)) refresh();   // airsoft: a count just ended
     const el = root.querySelector("#next-countdown");
     if (el && snap && snap.next && snap.clock.running) {
       warnBeforeDeadline(`${snap.next.key}:${snap.next.game_s}`, Number(el.dataset.left));
     }
   });
-  return () => { active = false; live.close(); stopTicking(); keepAwake(false); objects.stop(); asks.stop(); };
+  return () => { active = false; live.close(); stopTicking(); keepAwake(false); objects.stop(); asks.stop(); if (heals) heals.release(); };
 }

@@ -1,0 +1,324 @@
+// The airsoft player's screen (ruleset airsoft_rats: one event is the club's day, its
+// games played one after another). The state dominates: its label, the one thing to do
+// next (`state.hint`) in large type, and the count as a large number: the seconds of the
+// count to 10 after a hit, or, while being healed, the number 11 to 20 the player speaks,
+// placed on the heal's remaining time. The game being played and the one announced are at
+// the top, with the countdown to its start. The declarations are big buttons, the most
+// likely one first and largest. A teammate in medic mode heals or extracts from here
+// ("Soigner un coéquipier"); while they heal, their own screen says so in large type with
+// "J'arrête le soin" and "J'ai tiré".
+import { send } from "./api.js";
+import { clock } from "./clock.js";
+import { countdownElement } from "./countdown.js";
+import { lang, t } from "./i18n.js";
+import { codeFromLink, startCamera } from "./items.js";
+import { formatDuration, h, mount } from "./util.js";
+
+export const isAirsoft = (snap) => Boolean(snap && snap.character && snap.character.ruleset === "airsoft_rats");
+
+const SEVERITY_MARKS = ["●○○○○", "●●○○○", "●●●○○", "●●●●○", "●●●●●"];
+const DEFAULT_HEAL_S = 10;   // the ruleset's heal_count_s
+const known = (value) => value !== null && value !== undefined;
+
+// -- the games of the day ---------------------------------------------------------------
+
+function clockTime(iso) {
+  const at = new Date(iso);
+  const time = at.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" });
+  if (at.toDateString() === new Date(clock.now()).toDateString()) return time;
+  return `${at.toLocaleDateString(lang, { weekday: "short", day: "numeric", month: "short" })} ${time}`;
+}
+
+const OPTION_WORDS = {
+  hit_count_s: (n) => t("count of %(n)s s after a hit", { n }),
+  heal_count_s: (n) => t("heal of %(n)s s", { n }),
+  max_wait_for_medic_s: (n) => (known(n) ? t("at most %(n)s s waiting for a medic", { n }) : null),
+};
+const SHOWN = ["medic_mode", "medics", "respawn_policy", "max_heals_per_player", "ammo_limit_per_replica"];
+
+// "mode médecin, retour en jeu au signal": what a player needs to know of a game.
+export function scenarioWords(game) {
+  const words = [game.medic_mode ? t("medic mode") : t("no medic mode")];
+  if (game.medic_mode && game.medics === "roster") words.push(t("listed medics only"));
+  if (game.respawn_policy === "on_signal") words.push(t("back in play on the signal"));
+  if (known(game.max_heals_per_player)) words.push(t("%(n)s heals per player", { n: game.max_heals_per_player }));
+  if (known(game.ammo_limit_per_replica)) words.push(t("%(n)s BBs per replica", { n: game.ammo_limit_per_replica }));
+  for (const key of game.changed || []) {
+    if (SHOWN.includes(key)) continue;
+    const value = game[key];
+    words.push(OPTION_WORDS[key] ? OPTION_WORDS[key](value)
+      : `${key}: ${Array.isArray(value) ? value.join(", ") : value}`);
+  }
+  return words.filter(Boolean);
+}
+
+// A countdown on the wall clock (a game's start does not freeze with the game clock).
+const WALL = { clock: { running: true } };
+
+export function gameLines(clockPart, { paused = false } = {}) {
+  const { game, next_game: next } = clockPart || {};
+  const lines = [];
+  if (game) {
+    lines.push(h("div", { class: "game-now", dataset: { game: game.id } },
+      h("p", { class: "game-line" }, h("strong", {}, t("Game %(number)s being played", { number: game.number })),
+        " — ", game.scenario, ", ", scenarioWords(game).join(", ")),
+      paused ? h("p", { class: "paused" }, t("Game stopped: every count is frozen.")) : null,
+      !next && game.description ? h("p", { class: "muted game-description" }, game.description) : null));
+  }
+  if (next) {
+    const left = clock.secondsUntil(next.start_at);
+    lines.push(h("div", { class: "game-next", dataset: { game: next.id } },
+      h("p", { class: "game-line" }, h("strong", {}, t("Next game at %(time)s", { time: clockTime(next.start_at) })),
+        " — ", next.scenario, ", ", scenarioWords(next).join(", ")),
+      h("p", { class: "game-start" }, t("Game %(number)s", { number: next.number }), " · ",
+        left > 0 ? [t("starts in"), " ", countdownElement("strong", { at: next.start_at, remaining_s: left }, WALL,
+          { class: "game-countdown" })] : t("starts any moment now")),
+      next.description ? h("p", { class: "muted game-description" }, next.description) : null));
+  }
+  return lines;
+}
+
+export function gameBanner(snap) {
+  const lines = gameLines(snap.clock);   // the state card says when the game is stopped
+  return lines.length ? h("section", { class: "card game-banner", id: "game-banner" }, lines) : null;
+}
+
+// -- the large count ----------------------------------------------------------------------
+
+const runningHeal = (snap, role) => (snap.fights || []).find((fight) =>
+  fight.kind === "heal" && fight.role === role && fight.status === "running");
+
+// How long a heal lasts: the server counts one number a second (11 to 20 for 10 s).
+const healDuration = (fight) => (fight.count ? fight.count.to - fight.count.from + 1 : DEFAULT_HEAL_S);
+
+function paint(el) {
+  const seconds = el.dataset.frozen !== "" ? Number(el.dataset.frozen)
+    : Math.max(0, clock.secondsUntil(el.dataset.at) ?? 0);
+  if (el.dataset.from) {
+    // The spoken count: 11 for the first second of the heal, 20 for its last.
+    const from = Number(el.dataset.from);
+    const steps = Number(el.dataset.to) - from + 1;
+    const duration = Number(el.dataset.duration) || DEFAULT_HEAL_S;
+    const done = Math.floor(((duration - seconds) / duration) * steps);
+    el.textContent = String(from + Math.min(steps - 1, Math.max(0, done)));
+  } else {
+    el.textContent = seconds < 100 ? String(Math.ceil(seconds)) : formatDuration(seconds);
+  }
+  el.dataset.left = String(seconds);
+}
+
+function bigCount(timer, snap, { spoken = null, duration = null, id = "airsoft-count" } = {}) {
+  const frozen = snap.clock.running && timer.at ? "" : String(timer.remaining_s);
+  const el = h("strong", { class: "count-big", id, role: "timer", dataset: {
+    at: timer.at || "", frozen, from: spoken ? spoken.from : "", to: spoken ? spoken.to : "",
+    duration: duration || "" } });
+  paint(el);
+  return el;
+}
+
+// Called at every tick of the screen (four times a second). Returns true when a count has
+// ended a moment ago and the screen should ask for a fresh snapshot (a read advances the
+// state past its deadline; a heal's end comes with the server's push), a few times at most.
+const asked = new Map();   // deadline -> fresh snapshots asked for it
+export function refreshCounts(root) {
+  let due = false;
+  for (const el of root.querySelectorAll(".count-big")) {
+    paint(el);
+    if (el.dataset.frozen !== "" || !el.dataset.at) continue;
+    const late = -clock.secondsUntil(el.dataset.at);
+    const tries = asked.get(el.dataset.at) || 0;
+    if (tries < 3 && late >= 0.5 + tries * 3) { asked.set(el.dataset.at, tries + 1); due = true; }
+  }
+  return due;
+}
+
+function countBlock(snap) {
+  const heal = runningHeal(snap, "patient");
+  if (heal && heal.type.key === "heal" && heal.ends) {
+    return h("div", { class: "count-block" },
+      h("p", { class: "count-label" }, t("Count aloud")),
+      bigCount(heal.ends, snap, { spoken: heal.count, duration: healDuration(heal) }),
+      h("p", { class: "count-who" }, t("%(name)s is healing you", { name: heal.other }), " · ",
+        countdownElement("span", heal.ends, snap)));
+  }
+  if (heal) return h("p", { class: "count-who" }, t("%(name)s is extracting you", { name: heal.other }));
+  if (!snap.next) return null;
+  return h("div", { class: "count-block" },
+    h("p", { class: "count-label" }, snap.next.label),
+    bigCount(snap.next, snap),
+    snap.next.leads_to ? h("p", { class: "muted" }, t("then: %(state)s", { state: snap.next.leads_to.label })) : null);
+}
+
+export function stateCard(snap) {
+  const { state } = snap;
+  const severity = Math.min(state.severity, 4);
+  return h("section", { class: `card state airsoft-state severity-${severity}`, dataset: { state: state.key } },
+    h("div", { class: "severity", "aria-hidden": "true" }, SEVERITY_MARKS[severity]),
+    h("h1", { class: "state-label", id: "state-label" }, state.label),
+    state.hint ? h("p", { class: "hint-big", id: "state-hint" }, state.hint) : null,
+    countBlock(snap),
+    !snap.clock.running ? h("p", { class: "paused" }, t("Game paused: every countdown is frozen.")) : null,
+    (snap.flags || []).map((flag) => h("p", { class: "flag" }, flag.label)));
+}
+
+// -- what the player may declare ------------------------------------------------------------
+
+// The most likely declaration of each state, first and largest ("Touché !" in play).
+const LIKELY = ["retour_en_jeu", "request_medic", "arrived_at_spawn", "respawn", "back_from_off_game"];
+
+function ordered(snap) {
+  const playing = snap.state.key === "in_play";
+  // A hit while already out is ignored by the rules (P23): not offered then.
+  const actions = snap.actions.filter((a) => playing || a.key !== "hit");
+  const primary = playing ? actions.find((a) => a.key === "hit")
+    : LIKELY.map((key) => actions.find((a) => a.key === key)).find(Boolean);
+  return { primary, others: actions.filter((a) => a !== primary) };
+}
+
+// `button(action)` and `withParams(action)` are the player screen's own (two taps, the
+// parameters' form), so a declaration behaves the same in every game.
+export function actionsCard(snap, { button, withParams, message }) {
+  const one = (action) => (action.params && action.params.length ? withParams(action) : button(action));
+  const { primary, others } = ordered(snap);
+  return h("section", { class: "card actions airsoft-actions", id: "actions" },
+    h("h2", {}, t("Declare")),
+    primary ? h("div", { class: "primary-action", dataset: { action: primary.key } }, one(primary)) : null,
+    others.map(one),
+    message ? h("p", { class: "message", role: "status" }, message) : null);
+}
+
+// -- the medic ------------------------------------------------------------------------------
+
+const STATUS = () => ({ completed: t("completed"), stopped: t("stopped"), aborted: t("interrupted") });
+
+// Kept across redraws (the code being typed, the camera). `onAnswer(answer)` applies the
+// medic's fresh snapshot the server answers with.
+// `patient`: a code to start with (a teammate's QR opened by the phone's camera app).
+export function healPanel(characterId, { onAnswer, patient = null }) {
+  let message = null;
+  let scanner = null;
+  let lastCode = null;       // the patient of an extraction, to heal them in place after
+  let shownFor = null;
+  const wanted = patient;
+  const input = h("input", { id: "heal-code", name: "code", autocomplete: "off", autocapitalize: "characters",
+                             "aria-label": t("Teammate's code"), placeholder: t("Teammate's code"),
+                             value: wanted ? codeFromLink(wanted, "patient") : "" });
+  const status = h("p", { class: "message", role: "alert", hidden: true });
+  const scanBox = h("div", { class: "scanner" });
+  const form = h("div", { class: "heal-form", hidden: !wanted },
+    h("p", { class: "muted" }, t("Scan or type the code under your teammate's QR code, then choose.")),
+    h("button", { type: "button", onclick: () => scan() }, t("Scan their QR code")), scanBox,
+    h("label", {}, t("Teammate's code"), input),
+    h("div", { class: "heal-buttons" },
+      h("button", { type: "button", class: "primary huge", id: "heal-start", onclick: () => start("heal") }, t("Heal (both hands)")),
+      h("button", { type: "button", class: "huge", id: "extraction-start", onclick: () => start("extraction") }, t("Extraction"))));
+  const toggle = h("button", { type: "button", class: "action heal-toggle", "aria-expanded": String(!form.hidden),
+    onclick: () => { form.hidden = !form.hidden; toggle.setAttribute("aria-expanded", String(!form.hidden)); if (form.hidden) release(); } },
+  t("Heal a teammate"));
+  const last = h("p", { class: "muted last-heal" });
+  const element = h("section", { class: "card heal-tool", id: "heal-tool", hidden: true }, toggle, form, status, last);
+
+  function say(text) {
+    message = text || null;
+    status.textContent = message || "";
+    status.hidden = !message;
+  }
+
+  function outcome(answer) {
+    if (answer.queued) { say(t("No network: saved, it will be sent when the network is back.")); return false; }
+    if (!answer.ok) { say(answer.data.detail || t("Refused.")); return false; }
+    say(null);
+    onAnswer(answer);
+    return true;
+  }
+
+  async function start(kind, code = codeFromLink(input.value, "patient")) {
+    if (!code) { say(t("Type or scan your teammate's code.")); return; }
+    lastCode = code;
+    const answer = await send(kind === "heal" ? t("Heal (both hands)") : t("Extraction"), "POST",
+      `/api/characters/${characterId}/heals/`, { patient_code: code, kind });
+    if (outcome(answer)) { input.value = ""; form.hidden = true; toggle.setAttribute("aria-expanded", "false"); }
+  }
+
+  async function stop(fight, reason) {
+    outcome(await send(t("I stop the heal"), "POST", `/api/heals/${fight.id}/stop/`, { reason }));
+  }
+
+  async function scan() {
+    release();
+    try {
+      scanner = await startCamera(h, (text) => { scanner = null; mount(scanBox); input.value = codeFromLink(text, "patient"); });
+      if (!scanner) say(t("This phone cannot scan: type the code printed under the QR code."));
+      else mount(scanBox, scanner.video);
+    } catch {
+      say(t("The camera could not start: type the code."));
+    }
+  }
+
+  function release() {
+    if (scanner) scanner.stop();
+    scanner = null;
+    mount(scanBox);
+  }
+
+  // The medic's heal or extraction going on, in large type; null when there is none.
+  function runningCard(snap) {
+    const fight = runningHeal(snap, "medic");
+    if (!fight) return null;
+    const extraction = fight.type.key === "extraction";
+    const name = fight.other;
+    return h("section", { class: "card heal-running", id: "heal-running", dataset: { heal: fight.id } },
+      h("h2", {}, fight.type.label),
+      h("p", { class: "heal-who" }, extraction ? t("You are extracting %(name)s", { name })
+        : t("You are healing %(name)s: both hands on them, all the time", { name })),
+      !extraction && fight.ends ? h("div", { class: "count-block" },
+        h("p", { class: "count-label" }, t("%(name)s counts", { name })),
+        bigCount(fight.ends, snap, { spoken: fight.count, duration: healDuration(fight), id: "medic-count" }),
+        h("p", { class: "muted" }, t("Time left:"), " ", countdownElement("span", fight.ends, snap))) : null,
+      h("p", { class: fight.can_shoot ? "yes shoot-note" : "no shoot-note" },
+        fight.can_shoot ? t("You may shoot.") : t("Do not shoot: a shot would not count and would stop the heal.")),
+      fight.can_stop ? h("div", { class: "heal-buttons" },
+        h("button", { type: "button", class: "danger huge", id: "heal-stop", onclick: () => stop(fight, "hands_off") },
+          extraction ? t("I stop the extraction") : t("I stop the heal")),
+        extraction ? null : h("button", { type: "button", class: "danger", id: "heal-fired", onclick: () => stop(fight, "fired") },
+          t("I fired")),
+        extraction && lastCode ? h("button", { type: "button", class: "primary huge", onclick: () => start("heal", lastCode) },
+          t("Heal now (both hands)")) : null) : null,
+      message ? h("p", { class: "message", role: "alert" }, message) : null);
+  }
+
+  // Shown while the player could heal: in play, in a game with medic mode.
+  function update(snap) {
+    const game = snap.clock.game;
+    const can = snap.state.can.some((c) => c.key === "heal") && !(game && game.medic_mode === false);
+    element.hidden = !can || Boolean(runningHeal(snap, "medic"));
+    if (element.hidden) release();
+    const done = (snap.fights || []).filter((f) => f.kind === "heal" && f.role === "medic" && f.status !== "running")
+      .sort((a, b) => b.id - a.id)[0];
+    const signature = done ? `${done.id}:${done.status}` : null;
+    if (signature !== shownFor) {
+      shownFor = signature;
+      last.textContent = done ? `${done.type.label} — ${done.other}: ${done.reason || STATUS()[done.status] || done.status}` : "";
+    }
+  }
+
+  const busy = (snap) => Boolean(runningHeal(snap, "medic") || runningHeal(snap, "patient"));
+
+  return { element, runningCard, update, busy, release };
+}
+
+// What the player can and cannot do, with what a heal they give forbids (no shooting).
+export function withHealLimits(snap) {
+  const heal = runningHeal(snap, "medic");
+  if (!heal || !(heal.cannot || []).length) return snap;
+  const barred = new Set(heal.cannot.map((c) => c.key));
+  return { ...snap, state: { ...snap.state, can: snap.state.can.filter((c) => !barred.has(c.key)),
+                             cannot: [...heal.cannot, ...snap.state.cannot.filter((c) => !barred.has(c.key))] } };
+}
+
+// The top of the airsoft player's screen, in order.
+export function airsoftTop(snap, { heals, button, withParams, message }) {
+  heals.update(snap);
+  return [gameBanner(snap), stateCard(snap), heals.runningCard(snap),
+          actionsCard(snap, { button, withParams, message }), heals.element];
+}
