@@ -5,6 +5,7 @@ values."""
 from __future__ import annotations
 
 from rulesets import CharacterState, Rules
+from rulesets.body import armour_base
 
 
 def body_view(rules: Rules, state: CharacterState, sheet: dict, game_s: float,
@@ -27,9 +28,10 @@ def body_view(rules: Rules, state: CharacterState, sheet: dict, game_s: float,
                           "until_game_s": until,
                           "remaining_s": round(max(0.0, until - game_s), 3) if until else None,
                           "at": at.isoformat() if at else None})
+    conflict = _conflict(state, game_s, wall_time)
     return {"locations": locations, "damage_points": len(damage),
-            "armour": _armour(rules, state, sheet, game_s),
-            "conflict": _conflict(state, game_s, wall_time)}
+            "armour": _armour(rules, state, sheet, in_conflict=conflict is not None),
+            "conflict": conflict}
 
 
 def _conflict(state: CharacterState, game_s: float, wall_time=lambda game_s: None) -> dict | None:
@@ -41,13 +43,11 @@ def _conflict(state: CharacterState, game_s: float, wall_time=lambda game_s: Non
             "at": at.isoformat() if at else None}
 
 
-def _armour(rules: Rules, state: CharacterState, sheet: dict, game_s: float) -> dict | None:
+def _armour(rules: Rules, state: CharacterState, sheet: dict, *, in_conflict: bool) -> dict | None:
     kind = sheet.get("armour") or "none"
     if kind == "none":
         return None
-    options = rules.for_sheet(sheet).options
-    base = int(options.get(f"armour_{kind}", 0))
+    base = armour_base(rules.for_sheet(sheet).options, sheet)  # as the hits count it
     next_conflict = max(0, base - int(state.values.get("armour_lost") or 0))
-    in_conflict = _conflict(state, game_s) is not None
     return {"kind": kind, "base": base, "next_conflict": next_conflict,
             "left_now": int(state.values.get("armour_left") or 0) if in_conflict else next_conflict}

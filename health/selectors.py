@@ -247,8 +247,7 @@ def medic_options(medic: Character, patient: Character) -> list[dict]:
             "key": key, "label": action["labels"], "level": level,
             "kit": kit, "kits_left": int(medic.kits.get(kit, 0)) if kit else None,
             "params": action_params(action),
-            "duration_s": rules.duration(key, level=level,
-                                         params=rules.with_defaults(key, None)),
+            "duration_s": rules.duration(key, level=level),  # with the declared defaults
         })
     return options
 

@@ -256,10 +256,9 @@ def _patient_state_kept_private(rules, action: str):
     except RuleRefused as refused:
         if refused.code not in ("not_in_state", "not_now"):
             raise
-        spec = rules.ruleset.actions[action]
-        targets = rules.options[spec["states_option"]] if spec.get("states_option") else spec["outcomes"]
-        allowed = [rules.ruleset.states[s]["labels"] for s in targets if s in spec["outcomes"]]
-        raise RuleRefused("not_applicable", action=spec["labels"], allowed=allowed) from None
+        allowed = [rules.ruleset.states[s]["labels"] for s in rules.target_states(action)]
+        raise RuleRefused("not_applicable", action=rules.ruleset.actions[action]["labels"],
+                          allowed=allowed) from None
 
 
 def _require_actor_able(rules, action: str, actor: Character, game_s: float) -> None:

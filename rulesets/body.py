@@ -21,10 +21,17 @@ def _opt(work: Work, key: str):
     return work.rules.options[key]
 
 
+ARMOUR_OPTIONS = {"light": "armour_light", "heavy": "armour_heavy"}
+
+
+def armour_base(options: dict, sheet: dict) -> int:
+    """The armour points per Conflict of the sheet's armour (none: 0), before losses."""
+    option = ARMOUR_OPTIONS.get(sheet.get("armour") or "none")
+    return int(options[option]) if option else 0
+
+
 def _armour_base(work: Work) -> int:
-    kind = work.sheet.get("armour") or "none"
-    return int({"light": _opt(work, "armour_light"), "heavy": _opt(work, "armour_heavy")}
-               .get(kind, 0))
+    return armour_base(work.rules.options, work.sheet)
 
 
 @element("conflict_touch")
@@ -130,17 +137,14 @@ def take_hit(work: Work, protected=None, limb=None, limb_wooden=None, incapacita
         return
     active = _record(work, location, weapon, amount)
     wooden = weapon == WOODEN
-    if location in LIMBS and active == 1:
-        result = "limb_wooden" if wooden else "limb"
+    if location in LIMBS:
         limbs = dict(work.values.get("limbs") or {})
         limbs[location] = "stunned" if wooden else "useless"
         set_values(work, limbs=limbs)
+    if location in LIMBS and active == 1:
+        result = "limb_wooden" if wooden else "limb"
     else:
         result = "knockout" if wooden else "incapacitating"
-        if location in LIMBS:
-            limbs = dict(work.values.get("limbs") or {})
-            limbs[location] = "stunned" if wooden else "useless"
-            set_values(work, limbs=limbs)
         if location == "torso" and not wooden:
             set_values(work, torso_wound=True)
     work.events.append({"kind": "hit_result", "result": result, "location": location,

@@ -54,10 +54,12 @@ class Rules:
     def for_sheet(self, sheet: dict | None) -> "Rules":
         """The rules as they hold for one character: the abilities on its sheet may
         override options for it alone (a trait that lets a shot land from further away)."""
+        if self.personal or not sheet or not sheet.get("abilities"):
+            return self
         overrides = {}
-        for ability in (sheet or {}).get("abilities") or []:
+        for ability in sheet["abilities"]:
             overrides.update(self.ruleset.abilities.get(ability, {}).get("overrides") or {})
-        if not overrides or self.personal:
+        if not overrides:
             return self
         return Rules(self.ruleset, {**self.options, **overrides}, personal=True)
 
@@ -121,8 +123,9 @@ class Rules:
         """Apply, in order, every timer whose deadline is <= until (< until if strict),
         each at its own deadline, so that a chain (Wounded -> Coma -> Dead) lands where
         it should."""
-        if sheet and sheet.get("abilities") and self.for_sheet(sheet) is not self:
-            return self.for_sheet(sheet).advance(state, sheet, until, strict=strict)
+        personal = self.for_sheet(sheet)
+        if personal is not self:
+            return personal.advance(state, sheet, until, strict=strict)
         events: list[dict] = []
         for _ in range(1000):  # a ruleset whose timers re-arm at zero delay must not hang
             due = [(at, key) for key, at in state.timers.items()
@@ -155,10 +158,9 @@ class Rules:
             if levels and level not in levels:
                 raise RuleRefused("bad_input", detail=f"skill '{action['skill']}' level "
                                   f"'{level}' on the sheet is not one of {', '.join(levels)}")
-        targets = (self.options[action["states_option"]] if action.get("states_option")
-                   else action["outcomes"])
-        if state.status not in action["outcomes"] or state.status not in targets:
-            allowed = [self.ruleset.states[s]["labels"] for s in targets if s in action["outcomes"]]
+        targets = self.target_states(action_key)
+        if state.status not in targets:
+            allowed = [self.ruleset.states[s]["labels"] for s in targets]
             raise RuleRefused("not_in_state", action=action["labels"], allowed=allowed,
                               state=self.ruleset.states[state.status]["labels"])
         if not self.available(state, action_key):
@@ -187,9 +189,10 @@ class Rules:
         """Declare an action at game time `at`. Timers due before `at` apply first;
         timers due exactly at `at` apply after the action (spec §0 same-instant order:
         a treatment completing at its deadline is in time, A8)."""
-        if sheet and sheet.get("abilities") and self.for_sheet(sheet) is not self:
-            return self.for_sheet(sheet).apply(state, sheet, action_key, at, params=params,
-                                               actor_sheet=actor_sheet)
+        personal = self.for_sheet(sheet)
+        if personal is not self:
+            return personal.apply(state, sheet, action_key, at, params=params,
+                                  actor_sheet=actor_sheet)
         before = self.advance(state, sheet, at, strict=True)
         state = before.state
         level = self.check(state, action_key, sheet=sheet, actor_sheet=actor_sheet, params=params)
@@ -202,6 +205,13 @@ class Rules:
         new_state, events = work.result()
         after = self.advance(new_state, sheet, at)
         return Outcome(after.state, before.events + events + after.events)
+
+    def target_states(self, action_key: str) -> list[str]:
+        """The states an action applies in: its outcomes, narrowed by `states_option`."""
+        action = self.action_spec(action_key)
+        if not action.get("states_option"):
+            return list(action["outcomes"])
+        return [s for s in self.options[action["states_option"]] if s in action["outcomes"]]
 
     def with_defaults(self, action_key: str, params: dict | None) -> dict:
         declared = self.action_spec(action_key).get("params") or {}

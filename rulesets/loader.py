@@ -193,14 +193,11 @@ class _Checker:
         if name in ("set_timer", "clear_timer", "postpone_timer", "restore_timer") \
                 and params["timer"] not in ctx["timers"]:
             self.fail(f"{where}.{name}", f"unknown timer '{params['timer']}'")
-        if name == "lose_points" and params["value"] not in ctx["values"]:
-            self.fail(f"{where}.lose_points", f"unknown value '{params['value']}'")
-        for key in ("value", "remember"):
+        for key in ("value", "remember"):  # lose_points, count... name a declared value
             if name in VALUE_ELEMENTS and key in params and params[key] not in ctx["values"]:
                 self.fail(f"{where}.{name}", f"unknown value '{params[key]}' (declare it under values)")
-        for key in ("point",):
-            if key in params and params[key] not in ctx.get("points", {}):
-                self.fail(f"{where}.{name}", f"unknown point '{params[key]}'")
+        if "point" in params and params["point"] not in ctx["points"]:
+            self.fail(f"{where}.{name}", f"unknown point '{params['point']}'")
         for cond in ("when_at_least", "when_below", "when_value_is", "unless_value_is"):
             for value in (params.get(cond) or {}):
                 if value not in ctx["values"]:
@@ -249,7 +246,7 @@ def load_ruleset(path: Path | str) -> Ruleset:
     values = data.get("values") or {}
     capabilities = data.get("capabilities") or {}
     ctx = {"options": options, "states": states, "timers": timers, "values": values,
-           "points": data.get("points") or {}, "capabilities": data.get("capabilities") or {}}
+           "points": data.get("points") or {}, "capabilities": capabilities}
     initial = c.need("(top)", data, "initial_state", str)
     if initial not in states:
         c.fail("initial_state", f"unknown state '{initial}'")
@@ -322,25 +319,14 @@ def load_ruleset(path: Path | str) -> Ruleset:
 def _check_extras(c: _Checker, data: dict, ctx: dict) -> dict:
     """The sections only some rulesets have: abilities, an effect catalogue, a body map,
     Carga, scheduled days and the standard duration of an effect."""
-    abilities = data.get("abilities") or {}
+    abilities = _check_explained(c, "abilities", data.get("abilities") or {},
+                                 {"skill": ctx["skills"]})
     for name, ability in abilities.items():
-        where = f"abilities.{name}"
-        c.labels(f"{where}.labels", c.need(where, ability, "labels"))
-        c.labels(f"{where}.explains", c.need(where, ability, "explains"))
-        if ability.get("skill") and ability["skill"] not in ctx["skills"]:
-            c.fail(f"{where}.skill", f"unknown skill '{ability['skill']}'")
         for option in (ability.get("overrides") or {}):
             if option not in ctx["options"]:
-                c.fail(f"{where}.overrides", f"unknown option '{option}'")
-    catalogue = data.get("catalogue") or {}
-    for name, entry in catalogue.items():
-        where = f"catalogue.{name}"
-        c.labels(f"{where}.labels", c.need(where, entry, "labels"))
-        c.labels(f"{where}.explains", c.need(where, entry, "explains"))
-        if entry.get("set_state") and entry["set_state"] not in ctx["states"]:
-            c.fail(f"{where}.set_state", f"unknown state '{entry['set_state']}'")
-        if entry.get("action") and entry["action"] not in ctx["actions"]:
-            c.fail(f"{where}.action", f"unknown action '{entry['action']}'")
+                c.fail(f"abilities.{name}.overrides", f"unknown option '{option}'")
+    catalogue = _check_explained(c, "catalogue", data.get("catalogue") or {},
+                                 {"set_state": ctx["states"], "action": ctx["actions"]})
     body = data.get("body") or {}
     if body:
         locations = c.need("body", body, "locations", dict)
@@ -364,6 +350,20 @@ def _check_extras(c: _Checker, data: dict, ctx: dict) -> dict:
         c.fail("effect_default", "either absent (until removed) or 'conflict'")
     return {"abilities": abilities, "catalogue": catalogue, "body": body, "load": load,
             "days": days, "effect_default": effect_default}
+
+
+def _check_explained(c: _Checker, section: str, entries: dict, refs: dict) -> dict:
+    """Entries shown with their explanation (abilities, catalogue effects): labels and
+    `explains` required; each key of `refs` names, when given, one of what it maps to."""
+    kinds = {"skill": "skill", "set_state": "state", "action": "action"}
+    for name, entry in entries.items():
+        where = f"{section}.{name}"
+        c.labels(f"{where}.labels", c.need(where, entry, "labels"))
+        c.labels(f"{where}.explains", c.need(where, entry, "explains"))
+        for key, known in refs.items():
+            if entry.get(key) and entry[key] not in known:
+                c.fail(f"{where}.{key}", f"unknown {kinds[key]} '{entry[key]}'")
+    return entries
 
 
 def _check_interaction(c: _Checker, where: str, name: str, spec, ctx: dict):

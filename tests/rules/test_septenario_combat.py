@@ -217,6 +217,18 @@ def test_S7_the_armour_loses_one_point_once_per_conflict_in_which_its_wearer_is_
     assert s.values["armour_left"] == 0
 
 
+def test_S7_a_piercing_wound_does_not_use_up_the_conflicts_wear(rules):
+    """§4.4: only an unprotected non-piercing wound sets `wounded_nonpiercing`, so a sword
+    wound later in the same Conflict still costs the armour its point for the next ones."""
+    s = hit(rules, rules.initial_state(), 100.0, LIGHT, location="left_arm", weapon="missile")
+    assert s.status == "wounded" and s.values["armour_lost"] == 0
+    s = hit(rules, s, 110.0, LIGHT, location="right_leg")          # absorbed
+    assert s.values["armour_left"] == 0 and s.values["armour_lost"] == 0
+    s = hit(rules, s, 115.0, LIGHT, location="right_leg")          # same Conflict, unprotected
+    assert s.status == "incapacitated"
+    assert s.values["armour_lost"] == 1
+
+
 def test_an_unarmoured_character_has_no_armour_points(rules):
     s = hit(rules, rules.initial_state(), 100.0, location="left_arm")
     assert s.values["armour_left"] == 0 and s.values["armour_lost"] == 0
