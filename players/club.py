@@ -160,9 +160,10 @@ def member_sanctions(member: Member) -> list[Sanction]:
 def member_barring_sanction(member: Member, at: datetime) -> Sanction | None:
     """What keeps the member off the field at `at`: a permanent ban, else the exclusion or
     day's expulsion that ends last. Revoked sanctions keep nobody out."""
-    barring = list(member.sanctions.filter(revoked_at__isnull=True).filter(
-        Q(kind=Sanction.BANNED)
-        | Q(kind__in=[Sanction.EXCLUDED, Sanction.EXPELLED_DAY], ends_at__gt=at)))
+    barring = [s for s in member.sanctions.filter(
+        revoked_at__isnull=True,
+        kind__in=[Sanction.BANNED, Sanction.EXCLUDED, Sanction.EXPELLED_DAY])
+        if sanction_bars(s, at)]   # one rule, the register's rows and the checks alike
     if not barring:
         return None
     return max(barring, key=lambda s: (s.kind == Sanction.BANNED, s.ends_at or at))

@@ -113,7 +113,8 @@ def _day_step(event_id: int, batch: int) -> int | None:
     ids = list(HealthState.objects.filter(event=event, pk__gt=day.reached_id)
                .order_by("pk").values_list("pk", flat=True)[:batch])
     action = event.rules().ruleset.days.get(day.kind)
-    changed = _apply(day, event, action, ids, now) if action else 0
+    changed = (characters_apply_action(event, action, ids, now, by=None, detail={"day": day.pk})
+               if action else 0)
     day.reached_id = ids[-1] if ids else day.reached_id
     day.characters_changed += changed
     if len(ids) < batch:
@@ -122,24 +123,29 @@ def _day_step(event_id: int, batch: int) -> int | None:
     return changed
 
 
-def _apply(day: GameDay, event: Event, action: str, ids: list[int], now) -> int:
+def characters_apply_action(event: Event, action: str, ids: list[int], now, *, by,
+                            detail: dict) -> int:
+    """Apply the rules' `action` to each of these characters whose state allows it, their
+    rows locked in id order; returns how many changed. Days and game starts (games.py)
+    take every character this way, one batch of ids at a time."""
     rules = event.rules()
     changed = 0
     for health in characters_lock(ids).values():   # locked in id order
         character_current(health, event, now)
         state = health.as_core()
         if not rules.available(state, action):
-            continue
+            continue                      # off game (in the car) or removed: they stay so
         try:
             # The same pure computation the service makes, done first so that an outcome
-            # that changes nothing is neither journalled nor sent to thousands of phones.
+            # that changes nothing (a player already at spawn) is neither journalled nor
+            # sent to thousands of phones.
             outcome = rules.apply(state, health.character.sheet, action, event.game_time(now))
         except RuleRefused:
             continue                      # a requirement beyond the state (a cost, a value)
         if outcome.state == state and all(e["kind"] == "action" for e in outcome.events):
             continue
-        character_apply_rules(health=health, event=event, action=action, by=None, now=now,
-                              detail={"day": day.pk})
+        character_apply_rules(health=health, event=event, action=action, by=by, now=now,
+                              detail=detail)
         changed += 1
     return changed
 

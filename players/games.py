@@ -22,11 +22,11 @@ from django.utils import timezone
 from rest_framework.exceptions import NotFound
 
 from health.models import HealthState
-from health.services import character_apply_rules, character_current, characters_lock
 from rulesets import RuleRefused, RulesetError
 from rulesets.loader import Ruleset, check_option
 
-from .days import PAST_TOLERANCE_S
+from .club import local_text
+from .days import PAST_TOLERANCE_S, characters_apply_action
 from .models import Event, Game
 from .realtime import publish_characters_on_commit
 from .selectors import is_narrator
@@ -131,7 +131,7 @@ def game_start(*, game: Game, by) -> Game:
     game = Game.objects.select_for_update().get(pk=game.pk)
     if game.started_at is not None:
         raise RuleRefused("game_already_started", number=str(game.number),
-                          at=_local(game.started_at))
+                          at=local_text(game.started_at))
     playing = event.games.filter(started_at__isnull=False, ended_at__isnull=True).first()
     if playing is not None:
         raise RuleRefused("game_in_progress", number=str(playing.number), next=str(game.number))
@@ -167,7 +167,7 @@ def game_end(*, game: Game, by) -> Game:
         raise RuleRefused("game_not_started", number=str(game.number))
     if game.ended_at is not None:
         raise RuleRefused("game_already_ended", number=str(game.number),
-                          at=_local(game.ended_at))
+                          at=local_text(game.ended_at))
     now = timezone.now()
     game.ended_at = now
     game.save(update_fields=["ended_at"])
@@ -191,8 +191,8 @@ def _show(event: Event, *, game=None, next_game=None) -> None:
 
 def _players_to_spawn(event: Event, game: Game, now, by) -> int:
     """Apply `game_started` to every character whose state has it, in batches of locked
-    rows (as days.py does); returns how many changed. A ruleset without the action
-    (a GN has no spawns) changes nobody."""
+    rows (days.characters_apply_action, as a dawn does); returns how many changed. A
+    ruleset without the action (a GN has no spawns) changes nobody."""
     rules = event.rules()
     if RESET_ACTION not in rules.ruleset.actions:
         return 0
@@ -202,23 +202,8 @@ def _players_to_spawn(event: Event, game: Game, now, by) -> int:
                    .values_list("pk", flat=True)[:RESET_BATCH])
         if not ids:
             return changed
-        for health in characters_lock(ids).values():   # locked in id order
-            character_current(health, event, now)
-            state = health.as_core()
-            if not rules.available(state, RESET_ACTION):
-                continue                 # off game (in the car) or removed: they stay so
-            try:
-                # The pure computation first, so that a player already at spawn is neither
-                # journalled nor sent again.
-                outcome = rules.apply(state, health.character.sheet, RESET_ACTION,
-                                      event.game_time(now))
-            except RuleRefused:
-                continue
-            if outcome.state == state and all(e["kind"] == "action" for e in outcome.events):
-                continue
-            character_apply_rules(health=health, event=event, action=RESET_ACTION, by=by,
-                                  now=now, detail={"game": game.pk, "number": game.number})
-            changed += 1
+        changed += characters_apply_action(event, RESET_ACTION, ids, now, by=by,
+                                           detail={"game": game.pk, "number": game.number})
         after = ids[-1]
 
 
@@ -227,11 +212,6 @@ def _all_character_ids(event: Event):
 
 
 # -- reads ----------------------------------------------------------------------------------
-
-def _local(at: datetime) -> str:
-    local = timezone.localtime(at)
-    return f"{local:%Y-%m-%d %H:%M} {local.tzname()}"
-
 
 def day_options(event: Event) -> dict:
     """The options every game's options go on top of: the event's before the day's first

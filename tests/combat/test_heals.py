@@ -222,6 +222,21 @@ def test_an_extraction_released_leaves_the_player_waiting(clock, game, squad):
     assert state(karim_phone, karim) == "down_awaiting"
 
 
+def test_a_medic_hit_while_extracting_leaves_the_player_waiting(clock, game, squad):
+    """P09 for an extraction: the medic may shoot, and so may be hit; the patient is
+    dropped where they are and waits again (B5)."""
+    (karim, karim_phone), (lea, lea_phone), _ = squad
+    down(clock, karim_phone, karim)
+    dragged = heal(lea_phone, lea, karim, kind="extraction").json()["heal"]
+    clock.advance(5)
+    assert act(lea_phone, lea, "hit").status_code == 200
+    assert state(lea_phone, lea) == "hit_counting"
+    assert state(karim_phone, karim) == "down_awaiting"
+    view = shown(karim_phone, karim)
+    assert (view["status"], view["reason"]) == ("aborted", "the medic was hit or taken out")
+    assert Heal.objects.get(pk=dragged).status == Heal.ABORTED
+
+
 def test_medic_mode_off_is_refused_and_changes_nothing(clock, narrator_user, player_in):
     game = airsoft(narrator_user)                                      # the default: off
     karim, karim_phone = player_in(game, "Karim", "rouge")
