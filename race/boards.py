@@ -15,7 +15,7 @@ from .labels import say
 from .models import Course, Entry
 from .options import RaceOptions, race_options
 from .scoring import entry_score, rank
-from .selectors import course_points, entries_loaded, entry_facts, lives_lost
+from .selectors import course_points, entries_loaded, entry_facts, lives_remaining
 from .services.common import status_key
 
 
@@ -142,12 +142,21 @@ def entries_view(event: Event, now: datetime) -> dict:
             "entries": [organiser_entry_view(e, now, o) for e in entries_with_courses(event)]}
 
 
-def entries_with_courses(event: Event, **filters) -> list[Entry]:
-    """Entries with what a view needs, their courses (and balises) loaded once."""
+def courses_loaded(event: Event, course_ids=None) -> list[Course]:
+    """The event's courses (all, or these) with their balises, in two queries."""
+    courses = Course.objects.filter(event=event).prefetch_related("checkpoints")
+    return list(courses.filter(pk__in=course_ids) if course_ids else courses)
+
+
+def entries_with_courses(event: Event, courses: list[Course] | None = None,
+                         **filters) -> list[Entry]:
+    """Entries with what a view needs, their event and courses (and balises) loaded once;
+    `courses` when the caller has them already (courses_loaded)."""
     entries = entries_loaded(event, **filters)
-    courses = {c.pk: c for c in Course.objects.filter(event=event).prefetch_related("checkpoints")}
+    by_id = {c.pk: c for c in (courses_loaded(event) if courses is None else courses)}
     for entry in entries:
-        entry.course = courses[entry.course_id]
+        entry.event = event
+        entry.course = by_id[entry.course_id]
     return entries
 
 
@@ -166,7 +175,7 @@ def _row(entry: Entry, o: RaceOptions, now: datetime) -> dict:
                       "members": entry.members, "finger": entry.finger},
             "name": entry.name, "status": _status(entry, now),
             "found": len(score.found), "checkpoints": len(entry.course.checkpoints.all()),
-            "late_minutes": score.late_minutes, "lives_lost": lives_lost(entry),
+            "late_minutes": score.late_minutes, "lives_lost": facts.lives_lost,
             "elapsed_s": score.elapsed_s, "score": score.score,
             "breakdown": score.breakdown(o, facts), "classified": score.classified,
             "unclassified": _unclassified(entry, score.unclassified_reason, now), "rank": None}
@@ -185,10 +194,9 @@ def leaderboard(event: Event, now: datetime, course_ids=None) -> list[dict]:
     """Per course: the finished entries ranked (score, then the tie-breaks), then the
     others (racing with their estimate, not started, DNF, disqualified)."""
     o = race_options(event)
-    entries = entries_with_courses(event, **({"course_id__in": course_ids} if course_ids else {}))
-    courses = Course.objects.filter(event=event).prefetch_related("checkpoints")
-    if course_ids:
-        courses = courses.filter(pk__in=course_ids)
+    courses = courses_loaded(event, course_ids)
+    entries = entries_with_courses(event, courses,
+                                   **({"course_id__in": course_ids} if course_ids else {}))
     boards = []
     for course in courses:
         rows = [_row(e, o, now) for e in entries if e.course_id == course.pk]
@@ -212,12 +220,13 @@ def public_results(event: Event, now: datetime) -> dict:
     boards = leaderboard(event, now)
     return {"event": {"id": event.pk, "name": event.name}, "courses": [
         {"course": b["course"], "warnings": b["warnings"],
-         "ranking": [{k: r[k] for k in PUBLIC_FIELDS} | {"kind": r["entry"]["kind"],
-                                                        "members": r["entry"]["members"]}
-                     for r in b["ranking"]],
-         "unranked": [{k: r[k] for k in PUBLIC_FIELDS} | {"kind": r["entry"]["kind"],
-                                                         "members": r["entry"]["members"]}
-                      for r in b["unranked"]]} for b in boards]}
+         "ranking": [_public_row(r) for r in b["ranking"]],
+         "unranked": [_public_row(r) for r in b["unranked"]]} for b in boards]}
+
+
+def _public_row(row: dict) -> dict:
+    return {k: row[k] for k in PUBLIC_FIELDS} | {"kind": row["entry"]["kind"],
+                                                 "members": row["entry"]["members"]}
 
 
 # -- safety -----------------------------------------------------------------------------------
@@ -233,9 +242,10 @@ def safety_board(event: Event, now: datetime) -> dict:
     """Who is still out on each course, who is overdue and by how much, with the phone
     number given at registration; the most overdue first."""
     o = race_options(event)
-    entries = entries_with_courses(event)
+    loaded = courses_loaded(event)
+    entries = entries_with_courses(event, loaded)
     courses = []
-    for course in Course.objects.filter(event=event):
+    for course in loaded:
         out = []
         for entry in (e for e in entries if e.course_id == course.pk and still_out(e)):
             overdue = (now - entry.deadline_at).total_seconds() if entry.deadline_at else 0
@@ -246,7 +256,7 @@ def safety_board(event: Event, now: datetime) -> dict:
                         "started_at": iso(entry.started_at), "deadline_at": iso(entry.deadline_at),
                         "overdue_s": round(max(0.0, overdue), 3),
                         "alert": overdue >= o.alert_after_s, "alerted_at": iso(entry.alerted_at),
-                        "lives": max(0, o.lives_initial - lives_lost(entry))})
+                        "lives": lives_remaining(entry, o.lives_initial)})
         out.sort(key=lambda r: (-r["overdue_s"], r["entry"]["name"]))
         courses.append({"course": course_view(course), "still_out": len(out),
                         "overdue": sum(1 for r in out if r["overdue_s"] > 0), "entries": out})

@@ -35,7 +35,9 @@ def _summary(text: str):
 
 
 class _EntryAction(APIView):
-    """POST: look the entry up for this caller, check the input, call one service."""
+    """POST: look the entry up for this caller, check the input, call one service.
+    Each subclass (one per route) defines `act(request, entry, data, as_organiser)`,
+    which calls its service and returns what to add to the answer."""
 
     class RaceNoInput(serializers.Serializer):
         pass
@@ -46,9 +48,6 @@ class _EntryAction(APIView):
     def lookup(self, request, entry_id):
         """(entry, whether the caller acts as an organiser)."""
         return entry_for_organiser(request.user, entry_id), True
-
-    def act(self, request, entry, data: dict, as_organiser: bool):
-        raise NotImplementedError
 
     def post(self, request, entry_id):
         entry, as_organiser = self.lookup(request, entry_id)
@@ -134,8 +133,7 @@ class AbandonApi(_EntryAction):
     Input = RaceAbandonInput
 
     def lookup(self, request, entry_id):
-        entry, as_organiser = entry_visible(request.user, entry_id)
-        return entry, as_organiser
+        return entry_visible(request.user, entry_id)
 
     def act(self, request, entry, data, as_organiser):
         running.entry_abandon(entry=entry, by=request.user, reason=data["reason"],
@@ -208,7 +206,6 @@ class ZoneLossApi(_EntryAction):
         loss = lives.zone_loss_record(entry=entry, by=request.user, **data)
         return {"life_loss": {"id": loss.pk, "took_life": loss.took_life,
                               "no_life_left": loss.no_life_left}}
-
 
 
 @_summary("Log an infraction that costs no life (hidden lives, moved balise, bike, traffic "

@@ -106,11 +106,11 @@ class BibApi(APIView):
         event = race_for_zombie(request.user, event_id)
         entry = entry_by_code(event, code)
         o = race_options(event)
+        status = status_key(entry, timezone.now())
         return answer(request, {
             "entry": {"id": entry.pk, "name": entry.name, "code": entry.character.code},
             "racing": entry.status == Entry.RACING,
-            "status": {"key": status_key(entry, timezone.now()),
-                       "label": say(status_key(entry, timezone.now()))},
+            "status": {"key": status, "label": say(status)},
             "lives": lives_remaining(entry, o.lives_initial),
             "confirmations": lives.grab_confirmations(o)})
 

@@ -3,7 +3,6 @@ needs. Anything a caller may not see answers 404, as elsewhere: a survivor canno
 that another entry exists."""
 from __future__ import annotations
 
-from django.db.models import Prefetch
 from rest_framework.exceptions import NotFound
 
 from players.models import Event, Membership
@@ -128,7 +127,7 @@ def entries_loaded(event: Event, **filters) -> list[Entry]:
     """Entries with their punches, life losses and infractions, in four queries."""
     return list(Entry.objects.filter(event=event, **filters)
                 .select_related("course", "character")
-                .prefetch_related("punches", Prefetch("life_losses"), "infractions")
+                .prefetch_related("punches", "life_losses", "infractions")
                 .order_by("course__duration_s", "course_id", "name", "pk"))
 
 
@@ -141,13 +140,13 @@ def lives_remaining(entry: Entry, initial: int) -> int:
 
 
 def entry_facts(entry: Entry) -> EntryFacts:
-    losses = [loss for loss in entry.life_losses.all() if not loss.voided_at]
     return EntryFacts(
         status=entry.status, started_at=entry.started_at, deadline_at=entry.deadline_at,
         finished_at=entry.finished_at, ended_at=entry.ended_at,
         punches=[PunchFact(p.pk, p.checkpoint_id, p.at) for p in entry.punches.all()],
-        lives_lost=sum(1 for loss in losses if loss.took_life),
-        no_life_exits=sum(1 for loss in losses if loss.no_life_left),
+        lives_lost=lives_lost(entry),
+        no_life_exits=sum(1 for loss in entry.life_losses.all()
+                          if loss.no_life_left and not loss.voided_at),
         infraction_points=sum(i.penalty_points for i in entry.infractions.all()))
 
 

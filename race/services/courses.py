@@ -11,6 +11,7 @@ from rulesets import RuleRefused
 from ..labels import say
 from ..models import Checkpoint, Course
 from ..options import race_options
+from ..publish import race_changed_on_commit
 
 
 @transaction.atomic
@@ -67,6 +68,5 @@ def course_points_confirm(*, course: Course, points_per_checkpoint: int, by) -> 
     journal_write(event=course.event, kind="race", what="course:points_confirmed", at=now, by=by,
                   detail={"course": course.pk, "before": list(before),
                           "points_per_checkpoint": points_per_checkpoint})
-    from ..publish import race_changed_on_commit
     race_changed_on_commit(event_id=course.event_id, course_ids=[course.pk])
     return course

@@ -14,6 +14,7 @@ from ..labels import say
 from ..models import Course, Entry, Infraction
 from ..options import race_options
 from ..publish import race_changed_on_commit
+from ..selectors import lives_remaining
 from .alerts import alert_task_on_commit
 from .common import entry_lock, instant, race_journal
 from .entries import gear_missing
@@ -82,7 +83,6 @@ def entry_finish(*, entry: Entry, by, at: datetime | None = None,
                  flags_on_belt: int | None = None) -> Entry:
     """R08: the finish time. If the marshal counts the flags on the belt and they differ
     from the lives recorded, that is an infraction (Z16: lives come from the events)."""
-    from ..selectors import lives_remaining
     entry = entry_lock(entry)
     if entry.status != Entry.RACING:
         raise RuleRefused("race_not_racing", name=entry.name, status=say(entry.status))

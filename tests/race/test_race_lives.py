@@ -212,3 +212,38 @@ def test_infractions_are_logged_and_only_organisers_give_points(race, lucie, zom
     assert view(organiser_api, lucie)["score"] == -60
     assert post(survivor_api(lucie), entry_url(lucie, "infractions"),
                 kind="other").status_code == 404
+
+
+def test_r03_r04_overtime_still_costs_lives_but_no_exit_is_recorded_outside_the_race(
+        clock, race, enrol, zombie_api, organiser_api):
+    waiting = enrol("Paul", 102)
+    refused = post(organiser_api, entry_url(waiting, "zone-losses"), cause="out_of_zone")
+    assert refused.status_code == 409 and refused.json()["error"] == "race_not_racing"
+    lucie = enrol("Lucie", 101)
+    start(organiser_api, lucie)
+    clock.advance(91 * 60)                                 # famille: 1 h 30, now overtime
+    assert view(organiser_api, lucie)["status"]["key"] == "overtime"
+    assert grab(zombie_api, race, lucie).json()["lives"] == 1
+    exit_ = post(organiser_api, entry_url(lucie, "zone-losses"), cause="forbidden_path")
+    assert exit_.status_code == 201 and exit_.json()["lives"]["remaining"] == 0
+    assert post(organiser_api, entry_url(lucie, "finish")).status_code == 200
+    after = post(organiser_api, entry_url(lucie, "zone-losses"), cause="out_of_zone")
+    assert after.status_code == 409 and after.json()["error"] == "race_not_racing"
+    assert LifeLoss.objects.filter(entry=lucie).count() == 2
+    assert LifeLoss.objects.filter(entry=waiting).count() == 0
+
+
+def test_an_exit_from_the_zone_costs_no_life_when_the_option_says_not(clock, narrator_user,
+                                                                     organiser_api):
+    race = make_race(narrator_user, {"out_of_zone_costs_life": False})
+    course = make_course(race, narrator_user)
+    paul = entry_of(register(organiser_api, race, course, "Paul", 7))
+    gear(organiser_api, paul, vest=True, light=True, phone=True)
+    start(organiser_api, paul)
+    response = post(organiser_api, entry_url(paul, "zone-losses"), cause="out_of_zone")
+    assert response.status_code == 201
+    assert response.json()["life_loss"] == {"id": response.json()["life_loss"]["id"],
+                                            "took_life": False, "no_life_left": False}
+    assert response.json()["lives"]["remaining"] == 2
+    assert response.json()["breakdown"]["lives"] == 0
+    assert response.json()["breakdown"]["exits_without_life"] == 0

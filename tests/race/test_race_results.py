@@ -139,3 +139,28 @@ def test_the_survivor_snapshot_gives_lives_deadline_punches_and_estimate(clock, 
     assert (mine["found"], mine["checkpoints"]) == (1, 4)
     assert mine["score"] == 20 - 10 * 3                        # an estimate while racing
     assert mine["course"]["name"] == "famille" and mine["warnings"] == []
+
+
+def test_the_boards_cost_the_same_queries_for_three_entries_or_six(raced, race, enrol,
+                                                                   organiser_api):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from django.utils import timezone
+    from race import boards
+
+    def queries() -> list[int]:
+        counts = []
+        for read in (boards.leaderboard, boards.safety_board, boards.entries_view,
+                     boards.public_results):
+            with CaptureQueriesContext(connection) as captured:
+                read(race, timezone.now())
+            counts.append(len(captured))
+        return counts
+
+    before = queries()
+    for i in range(3):
+        extra = enrol(f"Extra {i}", 400 + i)
+        start(organiser_api, extra)
+        punch(organiser_api, extra, "31")
+        post(organiser_api, entry_url(extra, "zone-losses"), cause="out_of_zone")
+    assert queries() == before

@@ -190,6 +190,17 @@ def test_r12_a_team_changes_carrier_from_its_phone_journalled(clock, enrol, orga
     assert alone.status_code == 409 and alone.json()["error"] == "race_not_team"
 
 
+def test_r12_no_carrier_change_once_the_team_has_finished(clock, enrol, organiser_api):
+    team = enrol("Les Rescapés", 102, kind="team", members=["Marc", "Julie"])
+    start(organiser_api, team)
+    clock.advance(30 * 60)
+    assert finish(organiser_api, team).status_code == 200
+    late = post(survivor_api(team), entry_url(team, "carrier"), carrier="Julie")
+    assert late.status_code == 409 and late.json()["error"] == "race_not_racing"
+    team.refresh_from_db()
+    assert team.carrier == "Marc"
+
+
 def test_r14_dnf_by_an_organiser_takes_the_finger_back(clock, enrol, organiser_api):
     lucie = enrol("Lucie", 101)
     start(organiser_api, lucie)
