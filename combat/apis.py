@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from health.selectors import character_for_snapshot, character_snapshot
 from players.apis import answer
-from players.idempotency import idempotent
+from common.idempotency import idempotent
 from players.selectors import own_character
 
 from .models import Acharnement, Duel

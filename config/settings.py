@@ -41,12 +41,16 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "channels",
     "players",
+    "live",
+    "schedule",
+    "club",
     "health",
     "combat",
     "effects",
     "frontend",
     "push",
     "race",
+    "rehearsals",
 ]
 
 MIDDLEWARE = [
@@ -134,7 +138,7 @@ CELERY_BEAT_SCHEDULE = {
                                  "schedule": DEADLINE_TASK_HORIZON_S / 2},
     # Dawns and day ends (players/days.py): a task runs each at its instant; this sweep
     # catches a lost one and queues those coming within the horizon.
-    "sweep-due-days": {"task": "players.tasks.sweep_due_days", "schedule": DAYS_SWEEP_INTERVAL_S},
+    "sweep-due-days": {"task": "schedule.tasks.sweep_due_days", "schedule": DAYS_SWEEP_INTERVAL_S},
     # The zombie race (race/services/alerts.py): an entry still out past its deadline and
     # the threshold rings at the organisers; a task runs at the instant, this sweep catches
     # a lost one and queues those coming within the horizon.
@@ -172,8 +176,8 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "players.errors.exception_handler",
-    "DEFAULT_PARSER_CLASSES": ["players.parsers.JSONParser"],
+    "EXCEPTION_HANDLER": "common.errors.exception_handler",
+    "DEFAULT_PARSER_CLASSES": ["common.parsers.JSONParser"],
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Live game companion API",

@@ -3,16 +3,16 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from combat import apis as combat
-from combat import chrony_apis as chrony
+from club import chrony_apis as chrony
 from combat import heal_apis as heals
 from effects import apis as effects
 from effects import item_apis as items
 from effects import request_apis as asks
 from health import apis as health
 from players import apis as players
-from players import club_apis as club
-from players import day_apis as days
-from players import game_apis as games
+from club import apis as club
+from schedule import day_apis as days
+from schedule import game_apis as games
 from players import organiser_apis as organisers
 from push import apis as push
 

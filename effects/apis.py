@@ -8,7 +8,7 @@ from rest_framework import serializers
 from rest_framework.views import APIView
 
 from players.apis import answer
-from players.idempotency import idempotent
+from common.idempotency import idempotent
 from players.selectors import character_visible, event_for_narrator
 from rulesets import RuleRefused
 

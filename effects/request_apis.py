@@ -9,7 +9,7 @@ from rest_framework import serializers
 from rest_framework.views import APIView
 
 from players.apis import answer
-from players.idempotency import idempotent
+from common.idempotency import idempotent
 from players.selectors import event_for_narrator, own_character
 from rulesets import RuleRefused
 

@@ -13,7 +13,7 @@ from health.selectors import effect_view
 from health.services import (character_act, character_apply_rules, characters_lock,
                              snapshots_changed)
 from players.models import Character, Event
-from players.realtime import publish_effect_on_commit
+from live.publish import publish_effect_on_commit
 from players.services import journal_write, journal_write_many
 from rulesets import RuleRefused
 from rulesets.messages import pick

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from combat.chrony_apis import replica_label
+from club.chrony_apis import replica_label
 
 from . import views
 

@@ -12,8 +12,8 @@ from django.views.decorators.http import require_GET
 from effects.items import revealed_text
 from effects.models import Item
 from players.apis import login_url
-from players.errors import refusal_status, request_language
-from players.ratelimit import login_redeem_limited
+from common.errors import refusal_status, request_language
+from common.ratelimit import login_redeem_limited
 from players.selectors import event_for_narrator
 from players.services import login_token_issue
 from rest_framework.exceptions import NotFound

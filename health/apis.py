@@ -14,7 +14,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.views import APIView
 
 from players.apis import answer
-from players.idempotency import idempotent
+from common.idempotency import idempotent
 from players.models import Character
 from players.selectors import character_by_code, character_visible, own_character
 from rulesets import RuleRefused

@@ -14,7 +14,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from players.models import Character, Event
-from players.realtime import publish_characters_on_commit
+from live.publish import publish_characters_on_commit
 from players.services import journal_write
 from push import hooks as push_hooks
 from rulesets import Outcome, RuleRefused

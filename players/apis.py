@@ -25,10 +25,10 @@ from health.selectors import clock_snapshot, event_live_view, localize
 from rulesets import RuleRefused, available_rulesets, get_ruleset
 
 from . import services
-from .errors import request_language
-from .idempotency import idempotent
+from common.errors import request_language
+from common.idempotency import idempotent
 from .models import Character
-from .ratelimit import login_redeem_limited
+from common.ratelimit import login_redeem_limited
 from .selectors import event_for_member, event_for_narrator, journal_entries, user_events
 
 

@@ -11,7 +11,7 @@ from rest_framework.views import APIView
 
 from . import services
 from .apis import answer
-from .idempotency import idempotent
+from common.idempotency import idempotent
 from .selectors import character_visible, event_for_narrator, event_options
 
 

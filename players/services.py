@@ -13,7 +13,7 @@ from django.utils import timezone
 from rulesets import RuleRefused, RulesetError, get_ruleset
 
 from .models import Character, Event, JournalEntry, LoginToken, Membership, Team
-from .realtime import publish_characters_on_commit, publish_narrators_on_commit
+from live.publish import publish_characters_on_commit, publish_narrators_on_commit
 
 
 def actor_label(user, event: Event) -> str:
@@ -147,7 +147,7 @@ def clock_resume(*, event: Event, by) -> Event:
     from combat.services.schedule import fights_schedule_on_commit
     from health.services import deadlines_schedule_on_commit
 
-    from .days import days_tasks_on_commit
+    from schedule.days import days_tasks_on_commit
 
     event = Event.objects.select_for_update().get(pk=event.pk)
     if event.running:

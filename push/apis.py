@@ -8,7 +8,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from players.apis import answer
-from players.idempotency import idempotent
+from common.idempotency import idempotent
 
 from . import keys, services
 

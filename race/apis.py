@@ -9,7 +9,7 @@ from rest_framework import serializers
 from rest_framework.views import APIView
 
 from players.apis import answer, login_url
-from players.idempotency import idempotent
+from common.idempotency import idempotent
 from rulesets import RuleRefused
 
 from . import boards

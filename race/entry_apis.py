@@ -13,8 +13,8 @@ from rest_framework import serializers
 from rest_framework.views import APIView
 
 from players.apis import answer
-from players.day_apis import AwareDateTimeField
-from players.idempotency import idempotent
+from schedule.day_apis import AwareDateTimeField
+from common.idempotency import idempotent
 from players.selectors import is_narrator
 
 from .boards import entry_answer

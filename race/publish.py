@@ -15,7 +15,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils import timezone
 
-from players.realtime import character_group, narrators_group
+from live.publish import character_group, narrators_group
 
 log = logging.getLogger(__name__)
 

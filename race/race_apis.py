@@ -10,10 +10,10 @@ from rest_framework.parsers import MultiPartParser
 from rest_framework.views import APIView
 
 from players.apis import answer
-from players.day_apis import AwareDateTimeField
-from players.errors import request_language
-from players.idempotency import idempotent
-from players.parsers import JSONParser
+from schedule.day_apis import AwareDateTimeField
+from common.errors import request_language
+from common.idempotency import idempotent
+from common.parsers import JSONParser
 from rulesets import RuleRefused
 
 from . import boards

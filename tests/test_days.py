@@ -12,10 +12,10 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 
 from helpers import START, act, client_for, snapshot
-from players.days import days_run_due
+from schedule.days import days_run_due
 from players.models import GameDay, JournalEntry
 from players.services import character_create, event_create
-from players.tasks import run_due_days, sweep_due_days
+from schedule.tasks import run_due_days, sweep_due_days
 
 pytestmark = pytest.mark.django_db
 
@@ -276,7 +276,7 @@ def test_a_ruleset_without_days_refuses_scheduling(clock, event, narrator_user):
 
 def queued_day_tasks(broker) -> list[dict]:
     return [json.loads(raw)["headers"] for raw in broker.lrange("celery", 0, -1)
-            if json.loads(raw)["headers"]["task"] == "players.tasks.run_due_days"]
+            if json.loads(raw)["headers"]["task"] == "schedule.tasks.run_due_days"]
 
 
 @pytest.mark.django_db(transaction=True)

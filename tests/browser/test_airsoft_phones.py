@@ -24,8 +24,8 @@ from browser_helpers import screenshot
 from combat.models import ChronyCheck
 from combat.services.schedule import fights_sweep
 from health.models import HealthState
-from players.club import local_text, member_check_in, member_create, sanction_record
-from players.games import game_announce, game_start
+from club.services import local_text, member_check_in, member_create, sanction_record
+from schedule.games import game_announce, game_start
 from players.models import Game, Membership, Sanction
 from players.services import event_create, login_token_issue
 

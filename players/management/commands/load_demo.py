@@ -12,8 +12,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from players.models import Event, Member, Membership
-from players.club import member_check_in, member_create
-from players.games import game_announce
+from club.services import member_check_in, member_create
+from schedule.games import game_announce
 from players.services import character_create, event_create, login_token_issue, team_get_or_create
 from race.demo import RUGLES_BY_NIGHT, race_demo_links, race_demo_setup
 

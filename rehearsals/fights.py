@@ -23,7 +23,7 @@ from combat.services.searches import character_search
 from combat.services.unions import union_claim, union_join
 from rulesets import RuleRefused
 
-from .rehearsal_file import NARRATOR, Step, StepFailed, _mapping, format_time, parse_time
+from rehearsals.script import NARRATOR, Step, StepFailed, _mapping, format_time, parse_time
 
 # The ruleset's interaction each step needs (rulesets/data/*.yaml, `interactions`).
 INTERACTIONS = {"duel": "duel", "answer_duel": "duel", "union": "union", "join_union": "union",

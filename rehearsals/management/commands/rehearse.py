@@ -3,8 +3,8 @@ services on a simulated clock and check every expectation (docs/rehearse.md). Th
 database is left unchanged."""
 from django.core.management.base import BaseCommand, CommandError
 
-from players.rehearsal import rehearse
-from players.rehearsal_file import ScriptError, load_scripts
+from rehearsals.runner import rehearse
+from rehearsals.script import ScriptError, load_scripts
 
 
 class Command(BaseCommand):

@@ -158,7 +158,7 @@ def load_script(path) -> Script:
     try:
         event, ruleset = _event(data.get("event"))
         characters = _characters(data.get("characters"))
-        from .rehearsal_race import read_header  # a race's courses and entries
+        from rehearsals.race import read_header  # a race's courses and entries
         race = read_header(data, ruleset, characters)
         if not characters and race is None:
             raise ValueError("characters: at least one character is required")
@@ -263,12 +263,12 @@ class _Steps:
             raise ValueError("'weapon_in_hand' goes with answer_duel "
                              "(in a duel step, write it inside duel: {...})")
         if kind in FIGHT_KINDS:
-            from .rehearsal_fights import read_fight  # fights build on the steps read here
+            from rehearsals.fights import read_fight  # fights build on the steps read here
             by, fight = read_fight(self, kind, raw)
             return Step(number, at_s, kind, by=by, fight=fight, expect=expect,
                         expect_refused=refused)
         if kind in RACE_KINDS:
-            from .rehearsal_race import read_step  # the race builds on the steps read here
+            from rehearsals.race import read_step  # the race builds on the steps read here
             by, race = read_step(self, kind, raw)
             return Step(number, at_s, kind, by=by, race=race, expect=expect,
                         expect_refused=refused)
@@ -358,7 +358,7 @@ class _Steps:
             if key == CLOCK:
                 self.clock_checks(checks)
             elif self.race is not None and (key == SAFETY or key in self.race["entries"]):
-                from .rehearsal_race import check_expectation
+                from rehearsals.race import check_expectation
                 check_expectation(self, key, checks)
             else:
                 self.character(key, "expect")
@@ -393,5 +393,5 @@ class _Steps:
         if not isinstance(effects, list) or not all(isinstance(t, str) for t in effects):
             raise ValueError(f"{where}.effects: a list of effect texts")
         if "fights" in checks:
-            from .rehearsal_fights import check_fights
+            from rehearsals.fights import check_fights
             check_fights(self, f"{where}.fights", checks["fights"])

@@ -37,7 +37,7 @@ from race.services.running import (course_start, entry_abandon, entry_disqualify
 from rulesets import RuleRefused
 from rulesets.messages import pick
 
-from .rehearsal_file import (CLOCK, NARRATOR, RACE_HEADER_KEYS, SAFETY, Step, StepFailed,
+from rehearsals.script import (CLOCK, NARRATOR, RACE_HEADER_KEYS, SAFETY, Step, StepFailed,
                              _mapping, format_time, parse_time)
 
 # A race night: `at: "0:00"` is 22:00 on 1 January 2000 in the race's time zone (option

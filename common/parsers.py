@@ -1,7 +1,7 @@
 """The API's only body parser: JSON, refused in the caller's language when it is
 malformed, too deeply nested or holds a NUL character. (A body over
 DATA_UPLOAD_MAX_MEMORY_SIZE never gets here: DRF reads `request.body`, which Django refuses
-with RequestDataTooBig; players.errors answers 413.)"""
+with RequestDataTooBig; common.errors answers 413.)"""
 from __future__ import annotations
 
 import json

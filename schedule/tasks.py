@@ -1,6 +1,6 @@
 from celery import shared_task
 
-from . import days
+from schedule import days
 
 
 @shared_task(acks_late=True)

@@ -25,12 +25,12 @@ from health.models import HealthState
 from rulesets import RuleRefused, RulesetError
 from rulesets.loader import Ruleset, check_option
 
-from .club import local_text
-from .days import PAST_TOLERANCE_S, characters_apply_action
-from .models import Event, Game
-from .realtime import publish_characters_on_commit
-from .selectors import is_narrator
-from .services import clock_pause, clock_resume, journal_write
+from club.services import local_text
+from schedule.days import PAST_TOLERANCE_S, characters_apply_action
+from players.models import Event, Game
+from live.publish import publish_characters_on_commit
+from players.selectors import is_narrator
+from players.services import clock_pause, clock_resume, journal_write
 
 RESET_ACTION = "game_started"
 RESET_BATCH = 200

@@ -18,7 +18,7 @@ from redis.exceptions import RedisError
 
 from rulesets import RuleRefused
 
-from .services import login_token_redeem
+from players.services import login_token_redeem
 
 logger = logging.getLogger(__name__)
 

@@ -15,15 +15,15 @@ from rest_framework.exceptions import NotFound
 from rest_framework.views import APIView
 
 from players.apis import answer
-from players.club import event_for_staff, local_text, member_by_reference
-from players.club_apis import MemberReference, sanction_row
-from players.errors import refusal_status
-from players.idempotency import idempotent
+from club.services import event_for_staff, local_text, member_by_reference
+from club.apis import MemberReference, sanction_row
+from common.errors import refusal_status
+from common.idempotency import idempotent
 from rulesets import RuleRefused
 from rulesets.messages import pick
 
-from . import chrony
-from .models import ChronyCheck, Replica
+from club import chrony
+from combat.models import ChronyCheck, Replica
 
 
 def check_row(check: ChronyCheck | None) -> dict | None:

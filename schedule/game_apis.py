@@ -11,12 +11,12 @@ from rest_framework.views import APIView
 
 from health.selectors import clock_snapshot
 
-from . import games
-from .apis import answer
-from .day_apis import AwareDateTimeField
-from .idempotency import idempotent
-from .models import Event
-from .selectors import event_for_member, event_for_narrator
+from schedule import games
+from players.apis import answer
+from schedule.day_apis import AwareDateTimeField
+from common.idempotency import idempotent
+from players.models import Event
+from players.selectors import event_for_member, event_for_narrator
 
 
 class EventGamesApi(APIView):

@@ -16,7 +16,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils import timezone
 
-from . import broadcast
+from live import broadcast
 
 
 def character_group(character_id: int) -> str:

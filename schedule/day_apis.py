@@ -8,11 +8,11 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.views import APIView
 
-from . import days
-from .apis import answer
-from .idempotency import idempotent
-from .models import GameDay
-from .selectors import event_for_narrator
+from schedule import days
+from players.apis import answer
+from common.idempotency import idempotent
+from players.models import GameDay
+from players.selectors import event_for_narrator
 
 
 class AwareDateTimeField(serializers.DateTimeField):

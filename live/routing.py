@@ -1,5 +1,5 @@
 from django.urls import path
 
-from .consumers import LiveConsumer
+from live.consumers import LiveConsumer
 
 websocket_urlpatterns = [path("ws/live/", LiveConsumer.as_asgi())]

@@ -12,8 +12,8 @@ from rest_framework.response import Response
 
 from rulesets import RuleRefused
 
-from .errors import exception_handler, refusal_response
-from .models import IdempotencyRecord
+from common.errors import exception_handler, refusal_response
+from players.models import IdempotencyRecord
 
 
 def _digest(request) -> str:

@@ -23,13 +23,13 @@ from health.services import (character_act, characters_sweep, treatment_abort,
                              treatment_complete, treatment_start)
 from rulesets import RuleRefused
 
-from .days import day_schedule, days_run_due
-from .models import Character, Event
-from .rehearsal_fights import FightSteps, describe_fight, fights_diff
-from .rehearsal_file import (CLOCK, FIGHT_KINDS, NARRATOR, RACE_KINDS, Script, Step, StepFailed,
+from schedule.days import day_schedule, days_run_due
+from players.models import Character, Event
+from rehearsals.fights import FightSteps, describe_fight, fights_diff
+from rehearsals.script import (CLOCK, FIGHT_KINDS, NARRATOR, RACE_KINDS, Script, Step, StepFailed,
                              format_time, parse_time)
-from .rehearsal_race import RaceSteps, describe_race, night_start
-from .services import (character_create, clock_pause, clock_resume, event_create,
+from rehearsals.race import RaceSteps, describe_race, night_start
+from players.services import (character_create, clock_pause, clock_resume, event_create,
                        team_get_or_create)
 
 # Long before any real event: the sweep, which walks every running event of the

@@ -17,9 +17,9 @@ from health.selectors import (character_for_snapshot, character_snapshot, event_
                               localize)
 from rulesets.messages import DEFAULT_LANGUAGE, LANGUAGES
 
-from . import broadcast
-from .realtime import character_group, narrators_group
-from .selectors import character_visible, event_for_narrator
+from live import broadcast
+from live.publish import character_group, narrators_group
+from players.selectors import character_visible, event_for_narrator
 
 
 def concurrent_db(func):

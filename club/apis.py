@@ -8,11 +8,11 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.views import APIView
 
-from . import club
-from .apis import MAX_ID, answer
-from .idempotency import idempotent
-from .models import Member, Sanction
-from .selectors import event_for_narrator
+from club import services as club
+from players.apis import MAX_ID, answer
+from common.idempotency import idempotent
+from players.models import Member, Sanction
+from players.selectors import event_for_narrator
 
 
 class MemberReference(serializers.Field):

@@ -19,10 +19,10 @@ from rest_framework.exceptions import NotFound
 from rulesets import RuleRefused
 from rulesets.messages import labels
 
-from .models import Character, Event, Member, Membership, Sanction
-from .realtime import publish_characters_on_commit
-from .selectors import character_by_code, is_narrator
-from .services import character_create, journal_write, team_get_or_create
+from players.models import Character, Event, Member, Membership, Sanction
+from live.publish import publish_characters_on_commit
+from players.selectors import character_by_code, is_narrator
+from players.services import character_create, journal_write, team_get_or_create
 
 ORGANISER, REFEREE = "organiser", Membership.REFEREE
 

@@ -9,13 +9,13 @@ from django.db import transaction
 from django.utils import timezone
 from rest_framework.exceptions import NotFound
 
-from players.club import local_text, sanction_record, staff_role
+from club.services import local_text, sanction_record, staff_role
 from players.models import Character, Event, Member, Sanction
 from players.services import journal_write
 from rulesets import RuleRefused
 from rulesets.messages import labels, pick, render
 
-from .models import ChronyCheck, Replica
+from combat.models import ChronyCheck, Replica
 
 # The club's limits when the event's rules name none. The airsoft ruleset will carry
 # them as options (Appendix A `safety`), read by chrony_limits.

@@ -24,9 +24,9 @@ from health.models import HealthState
 from health.services import character_apply_rules, character_current, characters_lock
 from rulesets import RuleRefused
 
-from .models import Event, GameDay
-from .realtime import publish_narrators_on_commit
-from .services import journal_write
+from players.models import Event, GameDay
+from live.publish import publish_narrators_on_commit
+from players.services import journal_write
 
 log = logging.getLogger(__name__)
 
@@ -167,7 +167,7 @@ def _horizon() -> timedelta:
 
 def _send(jobs, what: str) -> None:
     """Queue (event id, eta) tasks through one broker connection."""
-    from .tasks import run_due_days
+    from schedule.tasks import run_due_days
     if not jobs:
         return
     try:

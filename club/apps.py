@@ -1,0 +1,5 @@
+from django.apps import AppConfig
+
+
+class ClubConfig(AppConfig):
+    name = "club"

@@ -1,0 +1,5 @@
+from django.apps import AppConfig
+
+
+class RehearsalsConfig(AppConfig):
+    name = "rehearsals"
