@@ -10,12 +10,13 @@ from django.utils import timezone
 from rest_framework.exceptions import NotFound
 
 from club.services import local_text, sanction_record, staff_role
-from players.models import Character, Event, Member, Sanction
+from players.models import Character, Event
+from club.models import Member, Sanction
 from players.services import journal_write
 from rulesets import RuleRefused
 from rulesets.messages import labels, pick, render
 
-from combat.models import ChronyCheck, Replica
+from club.models import ChronyCheck, Replica
 
 # The club's limits when the event's rules name none. The airsoft ruleset will carry
 # them as options (Appendix A `safety`), read by chrony_limits.
@@ -117,7 +118,7 @@ def replica_register(*, event: Event, member: Member, label: str, type: str,
 
 
 def _character_of(replica: Replica) -> Character | None:
-    return Character.objects.filter(event=replica.event, member=replica.member).first()
+    return Character.objects.filter(event=replica.event, check_in__member=replica.member).first()
 
 
 @transaction.atomic

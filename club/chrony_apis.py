@@ -23,7 +23,7 @@ from rulesets import RuleRefused
 from rulesets.messages import pick
 
 from club import chrony
-from combat.models import ChronyCheck, Replica
+from club.models import ChronyCheck, Replica
 
 
 def check_row(check: ChronyCheck | None) -> dict | None:

@@ -19,7 +19,8 @@ from rest_framework.exceptions import NotFound
 from rulesets import RuleRefused
 from rulesets.messages import labels
 
-from players.models import Character, Event, Member, Membership, Sanction
+from players.models import Character, Event, Membership
+from club.models import CheckIn, Member, Sanction
 from live.publish import publish_characters_on_commit
 from players.selectors import character_by_code, is_narrator
 from players.services import character_create, journal_write, team_get_or_create
@@ -107,13 +108,19 @@ def sanction_target(event: Event, *, member=None, character_id: int | None = Non
         character_id = character_by_code(event.pk, character_code).pk
     if character_id is None:
         return member_by_reference(member), None
-    character = (Character.objects.select_related("member")
+    character = (Character.objects.select_related("check_in__member")
                  .filter(pk=character_id, event=event).first())
     if character is None:
         raise NotFound()
-    if character.member is None:
+    check_in = getattr(character, "check_in", None)
+    if check_in is None:
         raise RuleRefused("member_not_linked", name=character.name)
-    return character.member, character
+    return check_in.member, character
+
+
+def member_character(event: Event, member: Member) -> Character | None:
+    """The character the member checked in as for this game, if they did."""
+    return Character.objects.filter(event=event, check_in__member=member).first()
 
 
 def members_search(text: str, limit: int = 50) -> list[Member]:
@@ -131,7 +138,7 @@ def member_for_reader(user, member_id: int) -> Member:
     member = Member.objects.filter(pk=member_id).first()
     if member is None or not user.is_authenticated:
         raise NotFound()
-    if is_club_staff(user) or Character.objects.filter(user=user, member=member).exists():
+    if is_club_staff(user) or Character.objects.filter(user=user, check_in__member=member).exists():
         return member
     raise NotFound()
 
@@ -239,13 +246,12 @@ def member_check_in(*, event: Event, member: Member, team_name: str = "",
     if barring is not None:
         raise RuleRefused("member_excluded", name=member.name, kind=KIND_LABELS[barring.kind],
                           until=local_text(barring.ends_at), decided=local_text(barring.decided_at))
-    existing = Character.objects.filter(event=event, member=member).first()
+    existing = member_character(event, member)
     if existing is not None:
         return existing, False
     team = team_get_or_create(event=event, name=team_name) if team_name else None
     character = character_create(event=event, name=member.name, team=team, by=by)
-    character.member = member
-    character.save(update_fields=["member"])
+    CheckIn.objects.create(member=member, character=character, event=event)
     journal_write(event=event, kind="club", what="checked_in", at=now, by=by, character=character,
                   detail={"member": member.pk, "licence": member.licence_number,
                           "team": team_name or None})
@@ -296,7 +302,7 @@ def sanction_record(*, event: Event, member: Member, kind: str, reason: str, by,
         if previous is not None or first_is_grave:
             kind = Sanction.REMOVED
     if character is None:
-        character = Character.objects.filter(event=event, member=member).first()
+        character = member_character(event, member)
     sanction = Sanction.objects.create(
         member=member, event=event, character=character, level=Sanction.LEVEL_OF[kind],
         kind=kind, cheating=cheating, reason=reason, decided_by=by, decided_at=now,

@@ -8,7 +8,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 
-from players.models import Character, Event, Member
+from players.models import Character, Event
 
 
 class Duel(models.Model):
@@ -82,59 +82,6 @@ class Acharnement(models.Model):
     ends_game_s = models.FloatField(db_index=True)
     closed_game_s = models.FloatField(null=True, blank=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
-
-
-def new_replica_code() -> str:
-    # The character codes' alphabet (no 0/O/1/I): read off a pass label in the dark.
-    alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-    return "".join(secrets.choice(alphabet) for _ in range(8))
-
-
-class Replica(models.Model):
-    """An airsoft replica registered at check-in for a club member (combat/chrony.py)."""
-
-    TYPES = [(t, t) for t in ("rifle", "pistol", "sniper", "shotgun", "gl", "other")]
-
-    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="replicas")
-    event = models.ForeignKey(Event, null=True, blank=True, on_delete=models.SET_NULL,
-                              related_name="replicas")
-    label = models.CharField(max_length=100, help_text="What it is, as the owner calls it.")
-    type = models.CharField(max_length=10, choices=TYPES)
-    calibre_mm = models.FloatField()
-    full_auto_capable = models.BooleanField(default=False)
-    code = models.CharField(max_length=12, unique=True, default=new_replica_code,
-                            help_text="Printed on the pass label and in its QR code.")
-    registered_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True,
-                                      on_delete=models.SET_NULL, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["id"]
-
-
-class ChronyCheck(models.Model):
-    """One pass through the chrony: what was measured, the limits it was held to, and
-    the verdict with its reasons (fr/es/en)."""
-
-    CHECK_IN, RECHECK = "check_in", "recheck"
-    KINDS = [(CHECK_IN, "At check-in"), (RECHECK, "Control during the games")]
-
-    replica = models.ForeignKey(Replica, on_delete=models.CASCADE, related_name="checks")
-    kind = models.CharField(max_length=10, choices=KINDS)
-    checked_at = models.DateTimeField()
-    checked_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
-                                   related_name="+")
-    bb_weight_g = models.FloatField()
-    speed_mps = models.FloatField(null=True, blank=True)
-    energy_j = models.FloatField()
-    calibre_mm = models.FloatField()
-    full_auto_used = models.BooleanField(default=False)
-    passed = models.BooleanField()
-    reasons = models.JSONField(default=list, blank=True)
-    limits = models.JSONField(default=dict, blank=True)
-
-    class Meta:
-        ordering = ["id"]
 
 
 class Heal(models.Model):

@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rulesets import RuleRefused
 
 from common.errors import exception_handler, refusal_response
-from players.models import IdempotencyRecord
+from common.models import IdempotencyRecord
 
 
 def _digest(request) -> str:

@@ -11,7 +11,7 @@ from rest_framework.views import APIView
 from schedule import days
 from players.apis import answer
 from common.idempotency import idempotent
-from players.models import GameDay
+from schedule.models import GameDay
 from players.selectors import event_for_narrator
 
 

@@ -24,7 +24,8 @@ from health.models import HealthState
 from health.services import character_apply_rules, character_current, characters_lock
 from rulesets import RuleRefused
 
-from players.models import Event, GameDay
+from players.models import Event
+from schedule.models import GameDay
 from live.publish import publish_narrators_on_commit
 from players.services import journal_write
 

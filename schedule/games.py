@@ -27,7 +27,8 @@ from rulesets.loader import Ruleset, check_option
 
 from club.services import local_text
 from schedule.days import PAST_TOLERANCE_S, characters_apply_action
-from players.models import Event, Game
+from players.models import Event
+from schedule.models import Game
 from live.publish import publish_characters_on_commit
 from players.selectors import is_narrator
 from players.services import clock_pause, clock_resume, journal_write

@@ -58,10 +58,10 @@ def register_world(event, by, character) -> dict:
     `character`, a warning on the register, and a replica that passed the chrony."""
     from club.chrony import chrony_check_record, replica_register
     from club.services import sanction_record
-    from players.models import Character
+    from club.models import CheckIn
 
     rat = new_member(event, by, name="Alice Martin", licence="RAT-0001", nickname="")
-    Character.objects.filter(pk=character.pk).update(member=rat)
+    CheckIn.objects.create(member=rat, character=character, event=event)
     warning = sanction_record(event=event, member=rat, kind="warning", reason="pas crié out",
                               by=by)
     replica = replica_register(event=event, member=rat, label="M4", type="rifle", calibre_mm=6,

@@ -11,9 +11,10 @@ from rest_framework.test import APIClient
 
 from airsoft_club import game, member, referee_api, referee_user  # noqa: F401
 from club.chrony import CHRONY_DEFAULTS, chrony_limits
-from combat.models import ChronyCheck, Replica
+from club.models import ChronyCheck, Replica
 from helpers import client_for
-from players.models import JournalEntry, Sanction
+from players.models import JournalEntry
+from club.models import Sanction
 from players.services import character_create
 
 pytestmark = pytest.mark.django_db

@@ -13,7 +13,8 @@ from django.contrib.auth import get_user_model
 
 from helpers import START, act, client_for, snapshot
 from schedule.days import days_run_due
-from players.models import GameDay, JournalEntry
+from players.models import JournalEntry
+from schedule.models import GameDay
 from players.services import character_create, event_create
 from schedule.tasks import run_due_days, sweep_due_days
 

@@ -15,7 +15,8 @@ from django.utils import timezone
 from config.asgi import application
 from health.selectors import character_for_snapshot, character_snapshot
 from helpers import START, act, client_for, snapshot
-from players.models import Event, Game, JournalEntry
+from players.models import Event, JournalEntry
+from schedule.models import Game
 from players.services import character_create, event_create, team_get_or_create
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,8 @@ import pytest
 
 from helpers import act, client_for, snapshot, start_treatment
 from health.models import Treatment
-from players.models import IdempotencyRecord, JournalEntry
+from players.models import JournalEntry
+from common.models import IdempotencyRecord
 
 pytestmark = pytest.mark.django_db
 

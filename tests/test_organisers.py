@@ -8,7 +8,8 @@ from django.test import Client
 
 from helpers import client_for
 from health.models import HealthState
-from players.models import Character, Event, Game, Membership
+from players.models import Character, Event, Membership
+from schedule.models import Game
 
 
 @pytest.mark.django_db
@@ -48,7 +49,7 @@ def test_the_demo_events_print_a_link_for_everyone(capsys):
     terrier = Event.objects.get(ruleset="airsoft_rats")
     assert (terrier.name, terrier.language) == ("Démo — Airsoft au Terrier", "fr")
     assert not terrier.running             # the clock waits for the first game
-    teams = sorted((c.team.name, c.member.licence_number) for c in terrier.characters.all())
+    teams = sorted((c.team.name, c.check_in.member.licence_number) for c in terrier.characters.all())
     assert [team for team, _ in teams] == ["Bleus"] * 3 + ["Rouges"] * 3
     assert Membership.objects.filter(event=terrier, user__username="orga",
                                      role=Membership.NARRATOR).exists()

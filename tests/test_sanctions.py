@@ -11,7 +11,8 @@ import pytest
 from airsoft_club import (check_in, game, member, new_member, referee_api,  # noqa: F401
                           referee_user, sanction)
 from helpers import START, act, client_for, snapshot
-from players.models import Character, JournalEntry, Sanction
+from players.models import Character, JournalEntry
+from club.models import Sanction
 from players.services import character_create, event_create
 
 pytestmark = pytest.mark.django_db
@@ -34,7 +35,7 @@ def test_check_in_creates_the_members_character_once(game, member, narrator_api)
     assert body["character"]["name"] == "Karim Benali"
     assert body["character"]["team"] == "Rouges"
     character = Character.objects.get(pk=body["character"]["id"])
-    assert character.member == member and character.event == game
+    assert character.check_in.member == member and character.event == game
     line, = journal(game, kind="club", what="checked_in")
     assert line.character == character and line.actor_label == "narrator"
 
@@ -44,7 +45,7 @@ def test_check_in_creates_the_members_character_once(game, member, narrator_api)
     assert again.status_code == by_id.status_code == 200
     assert again.json()["character"]["id"] == by_id.json()["character"]["id"] == character.pk
     assert again.json()["created"] is False
-    assert Character.objects.filter(member=member).count() == 1
+    assert Character.objects.filter(check_in__member=member).count() == 1
 
 
 def test_an_unknown_member_is_named_in_the_refusal(game, member, narrator_api):

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 
-from combat.models import ChronyCheck, Replica
+from club.models import ChronyCheck, Replica
 from effects.models import Effect, Item, OrganiserRequest
 from health.models import HealthState, Treatment
-from players.models import (Character, Event, Game, IdempotencyRecord, JournalEntry,
-                            LoginToken, Member, Membership, Sanction, Team)
+from players.models import Character, Event, JournalEntry, LoginToken, Membership, Team
+from club.models import Member, Sanction
+from common.models import IdempotencyRecord
+from schedule.models import Game
 from push.models import PushSubscription
 
 

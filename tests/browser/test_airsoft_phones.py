@@ -21,12 +21,14 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from browser_helpers import screenshot
-from combat.models import ChronyCheck
+from club.models import ChronyCheck
 from combat.services.schedule import fights_sweep
 from health.models import HealthState
 from club.services import local_text, member_check_in, member_create, sanction_record
 from schedule.games import game_announce, game_start
-from players.models import Game, Membership, Sanction
+from players.models import Membership
+from club.models import Sanction
+from schedule.models import Game
 from players.services import event_create, login_token_issue
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -17,7 +17,8 @@ from browser_helpers import screenshot
 from effects.items import item_create
 from effects.models import Item
 from health.models import HealthState
-from players.models import Event, GameDay
+from players.models import Event
+from schedule.models import GameDay
 from players.services import character_create, event_create, login_token_issue
 
 pytestmark = pytest.mark.django_db(transaction=True)

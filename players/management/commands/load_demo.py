@@ -11,7 +11,8 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from players.models import Event, Member, Membership
+from players.models import Event, Membership
+from club.models import Member
 from club.services import member_check_in, member_create
 from schedule.games import game_announce
 from players.services import character_create, event_create, login_token_issue, team_get_or_create
