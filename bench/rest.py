@@ -47,7 +47,7 @@ def queries_per_snapshot(population) -> dict:
     from django.utils import timezone
 
     from effects.services import effect_push
-    from health.selectors import character_for_snapshot, character_snapshot
+    from live.snapshots import character_for_snapshot, character_snapshot
     from health.services import character_act
     from players.models import Character
 

@@ -9,7 +9,7 @@ from rest_framework import serializers
 from rest_framework.views import APIView
 
 from club import services as club
-from players.apis import MAX_ID, answer
+from common.http import MAX_ID, answer
 from common.idempotency import idempotent
 from club.models import Member, Sanction
 from players.selectors import event_for_narrator

@@ -14,7 +14,7 @@ from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.views import APIView
 
-from players.apis import answer
+from common.http import answer
 from club.services import event_for_staff, local_text, member_by_reference
 from club.apis import MemberReference, sanction_row
 from common.errors import refusal_status

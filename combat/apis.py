@@ -10,8 +10,8 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.views import APIView
 
-from health.selectors import character_for_snapshot, character_snapshot
-from players.apis import answer
+from live.snapshots import character_for_snapshot, character_snapshot
+from common.http import answer
 from common.idempotency import idempotent
 from players.selectors import own_character
 

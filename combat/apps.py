@@ -3,3 +3,19 @@ from django.apps import AppConfig
 
 class CombatConfig(AppConfig):
     name = "combat"
+
+    def ready(self):
+        from health import observers as health
+        from live import snapshots
+        from players import observers as players
+
+        from . import snapshot
+        from .services import duels, heals, schedule
+
+        snapshots.snapshot_loader(snapshot.fights_loader)
+        snapshots.snapshot_section(snapshot.fights_section)
+        # A medic taken out, or a patient moved by a referee, ends the heal they were in;
+        # a weapon or a bullet on a participant ends a duel.
+        health.state_recorded.register(heals.heals_interrupted)
+        health.action_declared.register(duels.duels_interrupted)
+        players.clock_resumed.register(schedule.fights_schedule_on_commit)

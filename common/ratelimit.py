@@ -18,8 +18,6 @@ from redis.exceptions import RedisError
 
 from rulesets import RuleRefused
 
-from players.services import login_token_redeem
-
 logger = logging.getLogger(__name__)
 
 
@@ -48,14 +46,15 @@ def _window() -> tuple[int, int]:
     return number, max(1, math.ceil((number + 1) * length - now))
 
 
-def login_redeem_limited(*, raw: str, ip: str):
-    """`login_token_redeem`, refused with 429 once the address has failed too often."""
+def attempt_limited(*, ip: str, attempt):
+    """Run `attempt` (a login), refused with 429 once the address has failed too often;
+    a refusal of the attempt counts as a failure."""
     number, left = _window()
     key = f"login-failures:{client_key(ip)}:{number}"
     if _failures(key) >= settings.LOGIN_FAILURES_MAX:
         raise TooManyLogins(left)
     try:
-        return login_token_redeem(raw=raw)
+        return attempt()
     except RuleRefused:
         _count_failure(key, ip)
         raise

@@ -2,28 +2,30 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from combat import apis as combat
+from club import apis as club
 from club import chrony_apis as chrony
+from combat import apis as combat
 from combat import heal_apis as heals
 from effects import apis as effects
 from effects import item_apis as items
 from effects import request_apis as asks
 from health import apis as health
+from live import apis as live
 from players import apis as players
-from club import apis as club
-from schedule import day_apis as days
-from schedule import game_apis as games
 from players import organiser_apis as organisers
 from push import apis as push
+from schedule import clock_apis as clock
+from schedule import day_apis as days
+from schedule import game_apis as games
 
 api = [
     path("login/", players.LoginApi.as_view()),
     path("me/", players.MeApi.as_view()),
     path("rulesets/<str:key>/", players.RulesetApi.as_view()),
     path("events/", players.EventListApi.as_view()),
-    path("events/<int:event_id>/characters/", players.EventCharactersApi.as_view()),
-    path("events/<int:event_id>/clock/", players.ClockApi.as_view()),
-    path("events/<int:event_id>/emergency/", players.EmergencyApi.as_view()),
+    path("events/<int:event_id>/characters/", live.EventCharactersApi.as_view()),
+    path("events/<int:event_id>/clock/", clock.ClockApi.as_view()),
+    path("events/<int:event_id>/emergency/", clock.EmergencyApi.as_view()),
     path("events/<int:event_id>/days/", days.EventDaysApi.as_view()),
     path("events/<int:event_id>/days/<int:day_id>/", days.EventDayApi.as_view()),
     path("events/<int:event_id>/options/", organisers.EventOptionsApi.as_view()),
@@ -76,7 +78,7 @@ api = [
     path("sanctions/<int:sanction_id>/revoke/", club.SanctionRevokeApi.as_view()),
     path("events/<int:event_id>/replicas/", chrony.EventReplicasApi.as_view()),
     path("replicas/<int:replica_id>/checks/", chrony.ReplicaChecksApi.as_view()),
-    # The games of an airsoft day (players/games.py).
+    # The games of an airsoft day (schedule/games.py).
     path("events/<int:event_id>/games/", games.EventGamesApi.as_view()),
     path("games/<int:game_id>/start/", games.GameStartApi.as_view()),
     path("games/<int:game_id>/end/", games.GameEndApi.as_view()),

@@ -7,7 +7,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.views import APIView
 
-from players.apis import answer
+from common.http import answer
 from common.idempotency import idempotent
 from players.selectors import character_visible, event_for_narrator
 from rulesets import RuleRefused

@@ -8,7 +8,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.views import APIView
 
-from players.apis import answer
+from common.http import answer
 from common.idempotency import idempotent
 from players.selectors import event_for_narrator, own_character
 from rulesets import RuleRefused

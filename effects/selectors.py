@@ -6,7 +6,6 @@ from __future__ import annotations
 from django.db.models import Q
 from django.utils import timezone
 
-from health.selectors import active_effects_q, effect_view
 from players.models import Character
 from players.selectors import clean_code
 from rulesets import RuleRefused
@@ -14,6 +13,7 @@ from rulesets import RuleRefused
 from .items import ACTIONS, revealed_text
 from .load import item_load, load_view
 from .locks import lock_action
+from .active import active_effects_q, effect_view
 from .models import Effect, Item, OrganiserRequest
 
 DONE_FOR_ANOTHER = {

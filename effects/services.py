@@ -6,19 +6,17 @@ import uuid
 from django.db import transaction
 from django.utils import timezone
 
-from django.db.models import F
-
 from health.models import HealthState
-from health.selectors import effect_view
 from health.services import (character_act, character_apply_rules, characters_lock,
-                             snapshots_changed)
-from players.models import Character, Event
+                             snapshot_versions_move, snapshots_changed)
 from live.publish import publish_effect_on_commit
+from players.models import Character, Event
 from players.services import journal_write, journal_write_many
 from rulesets import RuleRefused
 from rulesets.messages import pick
 
 from .models import Effect
+from .active import effect_view
 
 CONFLICT_S = 120  # "unos dos minutos" (septenario §0), when the option is missing
 
@@ -155,10 +153,7 @@ def _catalogue_action(event: Event, characters, action: str, by, now, detail: di
 def _effect_published(event: Event, effect: Effect, character_ids: list[int] | None) -> None:
     """The sequence number of everyone reached moves by one, and the phones get the effect
     itself, not a snapshot each: a push to 2,000 players is one small message."""
-    reached = HealthState.objects.filter(event=event)
-    if character_ids is not None:
-        reached = reached.filter(pk__in=character_ids)
-    reached.update(version=F("version") + 1)
+    snapshot_versions_move(event=event, character_ids=character_ids)
     shared = {**effect_view(event, effect, event.game_time(timezone.now())), "id": None}
     publish_effect_on_commit(event_id=event.pk, character_ids=character_ids, effect=shared)
 

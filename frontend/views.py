@@ -13,9 +13,8 @@ from effects.items import revealed_text
 from effects.models import Item
 from players.apis import login_url
 from common.errors import refusal_status, request_language
-from common.ratelimit import login_redeem_limited
 from players.selectors import event_for_narrator
-from players.services import login_token_issue
+from players.services import login_token_issue, login_token_redeem_limited
 from rest_framework.exceptions import NotFound
 from rulesets import RuleRefused
 from rulesets.messages import pick
@@ -27,7 +26,7 @@ from . import shell
 def login_link(request, token):
     """The link printed (as a QR code) on a character sheet: opens a session on the phone."""
     try:
-        user, _event = login_redeem_limited(raw=token, ip=request.META.get("REMOTE_ADDR", ""))
+        user, _event = login_token_redeem_limited(raw=token, ip=request.META.get("REMOTE_ADDR", ""))
     except RuleRefused as refused:
         return _login_refused(request, refused)
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")

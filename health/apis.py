@@ -13,16 +13,16 @@ from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.views import APIView
 
-from players.apis import answer
+from common.http import answer
 from common.idempotency import idempotent
 from players.models import Character
 from players.selectors import character_by_code, character_visible, own_character
+from live.snapshots import character_for_snapshot, character_snapshot
 from rulesets import RuleRefused
 
 from . import services
 from .models import Treatment
-from .selectors import (character_for_snapshot, character_history, character_snapshot,
-                        medic_options, treatment_view)
+from .selectors import character_history, medic_options, treatment_view
 
 
 def _snapshot(character_id: int) -> dict:

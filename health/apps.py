@@ -3,3 +3,15 @@ from django.apps import AppConfig
 
 class HealthConfig(AppConfig):
     name = "health"
+
+    def ready(self):
+        from live import snapshots
+        from players import observers as players
+
+        from . import services, snapshot
+
+        snapshots.snapshot_queryset(snapshot.health_queryset)
+        snapshots.snapshot_section(snapshot.health_section)
+        players.character_created.register(services.health_initialise)
+        players.characters_changed.register(services.snapshots_changed)
+        players.clock_resumed.register(services.deadlines_schedule_on_commit)

@@ -13,13 +13,13 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from players.models import Character, Event
 from live.publish import publish_characters_on_commit
+from players.models import Character, Event
 from players.services import journal_write
-from push import hooks as push_hooks
 from rulesets import Outcome, RuleRefused
 from rulesets.messages import STATUS_WORDS
 
+from . import observers
 from .models import HealthState, Treatment
 from .scheduling import deadline_task_on_commit, deadlines_tasks_on_commit
 
@@ -41,20 +41,20 @@ def snapshots_changed(*, character_ids) -> None:
     publish_characters_on_commit(character_ids)
 
 
+def snapshot_versions_move(*, event: Event, character_ids=None) -> None:
+    """Something reached these characters (None: everyone in the event) and their phones
+    get it as a small message of its own (an effect): the sequence number moves so that a
+    phone can tell a missed message from a repeated one, but no snapshot is sent."""
+    reached = HealthState.objects.filter(event=event)
+    if character_ids is not None:
+        reached = reached.filter(pk__in=list(character_ids))
+    reached.update(version=F("version") + 1)
+
+
 def deadlines_schedule_on_commit(*, event: Event) -> None:
-    """When the clock resumes: timer tasks for the near deadlines, and the deadline
-    warnings of the phones that asked for them."""
-    from push.models import PushSubscription
-    if not event.running:
-        return
-    deadlines_tasks_on_commit(event=event)
-    subscribed = set(PushSubscription.objects.filter(user__characters__event=event)
-                     .values_list("user_id", flat=True))
-    rows = (HealthState.objects.filter(event=event, next_deadline_s__isnull=False,
-                                       character__user_id__in=subscribed)
-            .select_related("character"))
-    for health in rows:
-        push_hooks.deadline_warnings_on_commit(health=health, event=event)
+    """When the clock resumes: timer tasks for the near deadlines."""
+    if event.running:
+        deadlines_tasks_on_commit(event=event)
 
 
 def _record(*, health: HealthState, event: Event, outcome: Outcome, kind: str, what: str,
@@ -62,15 +62,12 @@ def _record(*, health: HealthState, event: Event, outcome: Outcome, kind: str, w
     before = health.as_core().to_json()
     health.store(outcome.state)
     health.save()
-    push_hooks.health_recorded(health=health, event=event, before=before)  # pushed on commit
     journal_write(event=event, kind=kind, what=what, at=now, by=by, character=health.character,
                   before=before, after=outcome.state.to_json(),
                   detail={**(detail or {}), "events": outcome.events}, game_s=game_s)
-    # Every state change passes here (actions, rules, sanctions, timers): an airsoft medic
-    # taken out, or a patient moved by a referee, ends the heal they were in.
-    from combat.services.heals import heals_interrupted  # combat builds on health
-    heals_interrupted(health=health, event=event, before=before["status"], action=what,
-                      now=now, by=by)
+    # Every state change passes here (actions, rules, sanctions, timers).
+    observers.state_recorded.notify(health=health, event=event, before=before, action=what,
+                                    now=now, by=by)
 
 
 def _after_commit(health: HealthState, event: Event) -> None:
@@ -182,8 +179,8 @@ def character_act(*, character: Character, action: str, params: dict | None, by,
     _record(health=health, event=event, outcome=outcome, kind="action", what=action, by=by,
             now=now, detail={"params": params or {}, "as_narrator": as_narrator})
     _after_commit(health, event)
-    from combat.services.duels import duels_interrupted  # combat builds on health
-    duels_interrupted(character=character, event=event, action=action, now=now, by=by)
+    observers.action_declared.notify(character=character, event=event, action=action, now=now,
+                                     by=by)
     return outcome.events
 
 

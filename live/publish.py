@@ -16,7 +16,10 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils import timezone
 
-from live import broadcast
+from players.models import Character, Event
+
+from . import broadcast
+from .snapshots import character_snapshot, characters_for_snapshot
 
 
 def character_group(character_id: int) -> str:
@@ -53,9 +56,6 @@ def _publish_pending() -> None:
 
 def publish_characters(character_ids) -> None:
     """Send each character's fresh snapshot to its player and the batch to narrators."""
-    from health.selectors import character_snapshot, characters_for_snapshot
-    from players.models import Character, Event
-
     now = timezone.now()
     by_event: dict[int, list[int]] = {}
     for character_id, event_id in Character.objects.filter(pk__in=character_ids).values_list("pk", "event_id"):

@@ -1,4 +1,4 @@
-"""Events, characters, logins, the game clock and the journal. Views parse input, call one
+"""Events, characters, logins and the journal. Views parse input, call one
 service and serialize the answer."""
 from __future__ import annotations
 
@@ -21,23 +21,14 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from health.selectors import clock_snapshot, event_live_view, localize
 from rulesets import RuleRefused, available_rulesets, get_ruleset
 
-from . import services
-from common.errors import request_language
+from common.http import MAX_ID, answer
 from common.idempotency import idempotent
+
+from . import services
 from .models import Character
-from common.ratelimit import login_redeem_limited
 from .selectors import event_for_member, event_for_narrator, journal_entries, user_events
-
-
-def answer(request, data, status=200) -> Response:
-    """Labels in the caller's language, and the server's time for the phone's clock offset."""
-    body = localize(data, request_language(request))
-    if isinstance(body, dict):
-        body["server_time"] = timezone.now().timestamp()
-    return Response(body, status=status)
 
 
 class LoginApi(APIView):
@@ -50,7 +41,7 @@ class LoginApi(APIView):
     def post(self, request):
         data = self.LoginInput(data=request.data)
         data.is_valid(raise_exception=True)
-        user, event = login_redeem_limited(raw=data.validated_data["token"],
+        user, event = services.login_token_redeem_limited(raw=data.validated_data["token"],
                                            ip=request.META.get("REMOTE_ADDR", ""))
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return answer(request, {"user": user.get_username(), "event": event.pk,
@@ -147,35 +138,6 @@ class EventListApi(APIView):
                                 "options": event.rules().options}, status=201)
 
 
-class EventCharactersApi(APIView):
-    class CharacterInput(serializers.Serializer):
-        name = serializers.CharField(max_length=200)
-        team = serializers.CharField(max_length=100, required=False, allow_blank=True)
-        sheet = serializers.DictField(required=False, default=dict)
-        kits = serializers.DictField(child=serializers.IntegerField(min_value=0), required=False,
-                                     default=dict)
-
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Narrators' live view: every character, soonest deadline first")
-    def get(self, request, event_id):
-        event = event_for_narrator(request.user, event_id)
-        return answer(request, event_live_view(event, timezone.now()))
-
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=CharacterInput, summary="Create a character (narrators)")
-    def post(self, request, event_id):
-        event = event_for_narrator(request.user, event_id)
-        data = self.CharacterInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        team_name = data.validated_data.pop("team", "")
-        team = services.team_get_or_create(event=event, name=team_name) if team_name else None
-
-        def run():
-            character = services.character_create(event=event, team=team, by=request.user,
-                                                   **data.validated_data)
-            return answer(request, {"id": character.pk, "name": character.name,
-                                    "code": character.code}, status=201)
-        return idempotent(request, run)
-
-
 def login_url(raw: str) -> str:
     return f"{settings.PUBLIC_URL}/login/{raw}"
 
@@ -197,42 +159,6 @@ class LoginQrApi(APIView):
         raw = services.login_token_issue(event=character.event, user=character.user, by=request.user)
         image = qrcode.make(login_url(raw), image_factory=qrcode.image.svg.SvgPathImage)
         return HttpResponse(image.to_string(), content_type="image/svg+xml")
-
-
-class ClockApi(APIView):
-    class ClockInput(serializers.Serializer):
-        action = serializers.ChoiceField(choices=["pause", "resume"])
-
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=ClockInput, summary="Pause (arrêt de jeu) or resume the game clock")
-    def post(self, request, event_id):
-        event = event_for_narrator(request.user, event_id)
-        data = self.ClockInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        service = services.clock_pause if data.validated_data["action"] == "pause" else services.clock_resume
-
-        def run():
-            updated = service(event=event, by=request.user)
-            return answer(request, {"clock": clock_snapshot(updated, timezone.now())})
-        return idempotent(request, run)
-
-
-class EmergencyApi(APIView):
-    class EmergencyInput(serializers.Serializer):
-        reason = serializers.CharField(max_length=200, required=False, allow_blank=True,
-                                       default="")
-
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=EmergencyInput, summary="Emergencia: anyone in the game pauses it for everyone and alerts the narrators; only narrators resume. Idempotency-Key header.")
-    def post(self, request, event_id):
-        event = event_for_member(request.user, event_id)
-        data = self.EmergencyInput(data=request.data)
-        data.is_valid(raise_exception=True)
-
-        def run():
-            updated, paused_now = services.emergency_declare(
-                event=event, by=request.user, reason=data.validated_data["reason"])
-            return answer(request, {"clock": clock_snapshot(updated, timezone.now()),
-                                    "paused_now": paused_now})
-        return idempotent(request, run)
 
 
 def _journal_row(entry) -> dict:
@@ -274,9 +200,6 @@ class JournalCsvApi(APIView):
         response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="journal-event-{event.pk}.csv"'
         return response
-
-
-MAX_ID = 2 ** 63 - 1  # the largest id a database column holds (SQLite overflows beyond)
 
 
 def _int(request, name: str) -> int:

@@ -1,6 +1,8 @@
 """Who may see or do what in an event."""
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.db.models import Q
 from rest_framework.exceptions import NotFound, PermissionDenied
 
@@ -103,3 +105,12 @@ def event_options(event: Event) -> list[dict]:
     return [{"key": key, "value": values[key], "default": default,
              "changed": values[key] != default, "choices": ruleset.option_choices.get(key)}
             for key, default in ruleset.options.items()]
+
+
+def clock_snapshot(event: Event, now: datetime) -> dict:
+    """The game clock, and what every phone shows of the games of the day: the game being
+    played and the next one announced (schedule/games.py keeps them on the event row, so
+    this costs no query)."""
+    announced = event.announcement or {}
+    return {"running": event.running, "game_time_s": round(event.game_time(now), 3),
+            "game": announced.get("game"), "next_game": announced.get("next_game")}

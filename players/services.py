@@ -12,8 +12,10 @@ from django.utils import timezone
 
 from rulesets import RuleRefused, RulesetError, get_ruleset
 
+from common.ratelimit import attempt_limited
+
+from . import observers
 from .models import Character, Event, JournalEntry, LoginToken, Membership, Team
-from live.publish import publish_characters_on_commit, publish_narrators_on_commit
 
 
 def actor_label(user, event: Event) -> str:
@@ -72,8 +74,6 @@ def character_create(*, event: Event, name: str, sheet: dict | None = None,
                      kits: dict | None = None, team: Team | None = None, by=None) -> Character:
     """A character, its player account (no password: players log in by link) and its
     initial health."""
-    from health.services import health_initialise
-
     sheet = sheet or {}
     base = sheet.get("combat_base")
     options = event.rules().options
@@ -85,7 +85,7 @@ def character_create(*, event: Event, name: str, sheet: dict | None = None,
     character = Character.objects.create(event=event, name=name, sheet=sheet, kits=kits or {},
                                          team=team, user=user)
     Membership.objects.create(event=event, user=user, role=Membership.PLAYER)
-    health_initialise(character=character)
+    observers.character_created.notify(character=character)  # its health, at least
     journal_write(event=event, kind="character", what="created", at=timezone.now(), by=by,
                   character=character, after={"sheet": sheet, "kits": kits or {}})
     return character
@@ -121,76 +121,15 @@ def login_token_redeem(*, raw: str):
     return token.user, token.event
 
 
-def _all_character_ids(event: Event):
-    return event.characters.values_list("pk", flat=True)
-
-
-@transaction.atomic
-def clock_pause(*, event: Event, by) -> Event:
-    """Arrêt de jeu: every countdown of the event freezes where it is."""
-    event = Event.objects.select_for_update().get(pk=event.pk)
-    if not event.running:
-        raise RuleRefused("game_already_paused")
-    now = timezone.now()
-    event.clock_elapsed_s = event.game_time(now)
-    event.clock_running_since = None
-    event.save(update_fields=["clock_elapsed_s", "clock_running_since"])
-    journal_write(event=event, kind="clock", what="paused", at=now, by=by)
-    publish_characters_on_commit(_all_character_ids(event))
-    return event
-
-
-@transaction.atomic
-def clock_resume(*, event: Event, by) -> Event:
-    """Every countdown resumes where it was; timer tasks are queued again for the new
-    wall-clock instants (those queued before the pause find nothing due and do nothing)."""
-    from combat.services.schedule import fights_schedule_on_commit
-    from health.services import deadlines_schedule_on_commit
-
-    from schedule.days import days_tasks_on_commit
-
-    event = Event.objects.select_for_update().get(pk=event.pk)
-    if event.running:
-        raise RuleRefused("game_not_paused")
-    now = timezone.now()
-    event.clock_running_since = now
-    event.save(update_fields=["clock_running_since"])
-    journal_write(event=event, kind="clock", what="resumed", at=now, by=by)
-    deadlines_schedule_on_commit(event=event)
-    fights_schedule_on_commit(event=event)
-    days_tasks_on_commit(event=event)   # a dawn due during the pause runs now
-    publish_characters_on_commit(_all_character_ids(event))
-    return event
-
-
-@transaction.atomic
-def emergency_declare(*, event: Event, by, reason: str = "") -> tuple[Event, bool]:
-    """Emergencia: anyone in the game stops it for a real-world reason. The clock pauses
-    for everyone (unless the ruleset's `emergencia_pauses_all` option says otherwise) and
-    the narrators are alerted; only they resume. Declared while already paused, it pauses
-    nothing more but is still journalled and shown: it may be a second emergency.
-    Returns the event and whether this call paused it."""
-    event = Event.objects.select_for_update().get(pk=event.pk)
-    pauses = event.running and event.rules().options.get("emergencia_pauses_all", True) is not False
-    now = timezone.now()
-    entry = journal_write(event=event, kind="emergency", what="declared", at=now, by=by,
-                          detail={"reason": reason, "paused": pauses})
-    if pauses:
-        event = clock_pause(event=event, by=by)
-    character = Character.objects.filter(event=event, user=by).values("pk", "name").first()
-    publish_narrators_on_commit(event.pk, {"type": "emergency.message", "emergency": {
-        "journal": entry.pk, "at": now.isoformat(), "who": entry.actor_label,
-        "character": {"id": character["pk"], "name": character["name"]} if character else None,
-        "reason": reason, "paused": pauses, "running": event.running}})
-    return event, pauses
+def login_token_redeem_limited(*, raw: str, ip: str):
+    """`login_token_redeem`, refused with 429 once the address has failed too often."""
+    return attempt_limited(ip=ip, attempt=lambda: login_token_redeem(raw=raw))
 
 
 @transaction.atomic
 def character_psych_set(*, character: Character, psych: dict, by) -> Character:
     """Narrators change the psychological traits (A16: integers, no automation); the
     player reads them on their sheet."""
-    from health.services import snapshots_changed
-
     event = character.event
     traits = list(event.rules().options.get("psych_traits") or [])
     unknown = sorted(set(psych) - set(traits))
@@ -206,5 +145,5 @@ def character_psych_set(*, character: Character, psych: dict, by) -> Character:
     character.save(update_fields=["sheet"])
     journal_write(event=event, kind="sheet", what="psych", at=timezone.now(), by=by,
                   character=character, detail={"before": before, "after": character.sheet["psych"]})
-    snapshots_changed(character_ids=[character.pk])
+    observers.characters_changed.notify(character_ids=[character.pk])
     return character

@@ -7,7 +7,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from players.apis import answer
+from common.http import answer
 from common.idempotency import idempotent
 
 from . import keys, services

@@ -50,6 +50,23 @@ def deadline_warnings_on_commit(*, health, event, timers: dict | None = None) ->
         _queue_on_commit("warn_deadline", (health.pk, timer, due), eta=eta)
 
 
+def deadline_warnings_resumed(*, event) -> None:
+    """The clock runs again: every subscribed phone's deadline warnings move to the new
+    wall-clock instants."""
+    from health.models import HealthState
+
+    from .models import PushSubscription
+    if not event.running:
+        return
+    subscribed = set(PushSubscription.objects.filter(user__characters__event=event)
+                     .values_list("user_id", flat=True))
+    rows = (HealthState.objects.filter(event=event, next_deadline_s__isnull=False,
+                                       character__user_id__in=subscribed)
+            .select_related("character"))
+    for health in rows:
+        deadline_warnings_on_commit(health=health, event=event)
+
+
 def _subscribed(health) -> bool:
     """Only phones that asked for notifications cost a task: a burst of 1,000 deadlines
     must not queue 2,000 pushes for nobody."""
@@ -57,8 +74,8 @@ def _subscribed(health) -> bool:
     return PushSubscription.objects.filter(user_id=health.character.user_id).exists()
 
 
-def health_recorded(*, health, event, before: dict) -> None:
-    """After health's _record stored a new state: a new status is announced, and every
+def health_recorded(*, health, event, before: dict, **_change) -> None:
+    """Health recorded a new state (its `state_recorded`): a new status is announced, and every
     deadline that is new, moved, or now leads elsewhere gets its warning queued."""
     if not _subscribed(health):
         return

@@ -8,7 +8,8 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.views import APIView
 
-from players.apis import answer, login_url
+from common.http import answer
+from players.apis import login_url
 from common.idempotency import idempotent
 from rulesets import RuleRefused
 

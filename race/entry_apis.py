@@ -12,7 +12,7 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers
 from rest_framework.views import APIView
 
-from players.apis import answer
+from common.http import answer
 from schedule.day_apis import AwareDateTimeField
 from common.idempotency import idempotent
 from players.selectors import is_narrator

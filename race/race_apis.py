@@ -9,7 +9,7 @@ from rest_framework import serializers
 from rest_framework.parsers import MultiPartParser
 from rest_framework.views import APIView
 
-from players.apis import answer
+from common.http import answer
 from schedule.day_apis import AwareDateTimeField
 from common.errors import request_language
 from common.idempotency import idempotent

@@ -18,7 +18,7 @@ from django.utils import timezone
 from combat.services.schedule import fights_sweep
 from effects.services import effect_push
 from health.models import Treatment
-from health.selectors import character_snapshot, characters_for_snapshot
+from live.snapshots import character_snapshot, characters_for_snapshot
 from health.services import (character_act, characters_sweep, treatment_abort,
                              treatment_complete, treatment_start)
 from rulesets import RuleRefused
@@ -29,8 +29,8 @@ from rehearsals.fights import FightSteps, describe_fight, fights_diff
 from rehearsals.script import (CLOCK, FIGHT_KINDS, NARRATOR, RACE_KINDS, Script, Step, StepFailed,
                              format_time, parse_time)
 from rehearsals.race import RaceSteps, describe_race, night_start
-from players.services import (character_create, clock_pause, clock_resume, event_create,
-                       team_get_or_create)
+from players.services import character_create, event_create, team_get_or_create
+from schedule.clock import clock_pause, clock_resume
 
 # Long before any real event: the sweep, which walks every running event of the
 # database, then finds nothing due in real games and never locks their rows.

@@ -9,7 +9,7 @@ from rest_framework import serializers
 from rest_framework.views import APIView
 
 from schedule import days
-from players.apis import answer
+from common.http import answer
 from common.idempotency import idempotent
 from schedule.models import GameDay
 from players.selectors import event_for_narrator

@@ -9,10 +9,10 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.views import APIView
 
-from health.selectors import clock_snapshot
+from players.selectors import clock_snapshot
 
 from schedule import games
-from players.apis import answer
+from common.http import answer
 from schedule.day_apis import AwareDateTimeField
 from common.idempotency import idempotent
 from players.models import Event

@@ -5,8 +5,8 @@ it makes its options the event's, runs the clock and sends every player back to 
 spawn (the ruleset's `game_started` action); ending it pauses the clock.
 
 A stop during a game is not this module's business: the organisers' arrêt de jeu is the
-clock pause (services.clock_pause / clock_resume, spec P24/P25), and anyone's stop "en cas
-d'accident" is the Emergencia (services.emergency_declare).
+clock pause (schedule/clock.py, spec P24/P25), and anyone's stop "en cas
+d'accident" is the Emergencia (clock.emergency_declare).
 
 What phones show lives on the Event row (`Event.announcement`: the game being played and
 the next one announced), so that every snapshot shows it with the event it already loads.
@@ -31,7 +31,8 @@ from players.models import Event
 from schedule.models import Game
 from live.publish import publish_characters_on_commit
 from players.selectors import is_narrator
-from players.services import clock_pause, clock_resume, journal_write
+from players.services import journal_write
+from schedule.clock import clock_pause, clock_resume
 
 RESET_ACTION = "game_started"
 RESET_BATCH = 200

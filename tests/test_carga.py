@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from config.asgi import application
 from effects.models import Item
-from health.selectors import character_for_snapshot, character_snapshot
+from live.snapshots import character_for_snapshot, character_snapshot
 from helpers import client_for, snapshot
 from players.models import JournalEntry
 from septenario import carry, create_item, drop, personaje, septenario_event

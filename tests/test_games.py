@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from config.asgi import application
-from health.selectors import character_for_snapshot, character_snapshot
+from live.snapshots import character_for_snapshot, character_snapshot
 from helpers import START, act, client_for, snapshot
 from players.models import Event, JournalEntry
 from schedule.models import Game

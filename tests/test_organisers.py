@@ -101,7 +101,7 @@ def test_the_demo_race_has_courses_entries_a_zombie_and_the_points_warning(capsy
 @pytest.mark.django_db
 def test_the_septenario_demo_player_sees_body_coraje_trauma_and_load(client):
     from players.models import Character
-    from health.selectors import character_for_snapshot, character_snapshot
+    from live.snapshots import character_for_snapshot, character_snapshot
     from django.utils import timezone
     call_command("load_demo")
     lucia = Character.objects.get(name="Lucía Ferrer")

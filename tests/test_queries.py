@@ -12,7 +12,7 @@ from combat.services.schedule import fights_sweep
 from combat.services.unions import union_claim
 from effects.services import effect_push
 from players.services import character_create
-from health.selectors import character_for_snapshot, character_snapshot
+from live.snapshots import character_for_snapshot, character_snapshot
 from health.services import character_act
 
 

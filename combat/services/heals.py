@@ -123,15 +123,15 @@ def heal_complete(*, heal_id: int) -> bool:
     return True
 
 
-def heals_interrupted(*, health: HealthState, event: Event, before: str, action: str, now,
+def heals_interrupted(*, health: HealthState, event: Event, before: dict, action: str, now,
                       by) -> None:
-    """Every change of a character's state passes here (health.services._record). A
+    """Every change of a character's state passes here (health's `state_recorded`). A
     medic who leaves the states a medic acts from (hit: P09/B5, sanction-out: P15,
     removed: P22...) ends what they were doing, and their patient waits again, progress
     lost; a patient moved out of the heal some other way (a referee, a sanction) ends it.
     The heal's own actions are this module's business and pass through."""
     spec = event.rules().ruleset.interactions.get("heal")
-    if not spec or health.status == before or action in _own_actions(spec):
+    if not spec or health.status == before["status"] or action in _own_actions(spec):
         return
     running = list(Heal.objects.select_for_update(of=("self",))
                    .select_related("medic", "patient").filter(event=event, status=Heal.RUNNING)

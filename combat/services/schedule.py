@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 
+from celery import current_app
 from django.db import transaction
 from django.utils import timezone
 
@@ -23,9 +24,8 @@ def fight_due_on_commit(kind: str, pk: int, event: Event, due_game_s: float) -> 
     eta = event.wall_time(due_game_s)
 
     def send():
-        from config.celery import app
         try:
-            app.send_task(TASKS[kind], args=(pk,), eta=eta)
+            current_app.send_task(TASKS[kind], args=(pk,), eta=eta)
         except Exception:  # the broker is down: the sweeper ends the fight anyway
             log.exception("could not queue the end of %s %s", kind, pk)
 

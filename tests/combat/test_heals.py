@@ -10,8 +10,8 @@ from combat.services.schedule import fights_sweep
 from combat.tasks import complete_heal
 from helpers import act, client_for, snapshot
 from players.models import JournalEntry
-from players.services import (character_create, clock_pause, clock_resume, event_create,
-                              team_get_or_create)
+from players.services import character_create, event_create, team_get_or_create
+from schedule.clock import clock_pause, clock_resume
 
 pytestmark = pytest.mark.django_db
 
@@ -430,7 +430,7 @@ def test_the_snapshot_costs_the_same_queries_however_many_heals(clock, game, squ
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
-    from health.selectors import character_for_snapshot, character_snapshot
+    from live.snapshots import character_for_snapshot, character_snapshot
 
     (karim, karim_phone), (lea, lea_phone), _ = squad
 

@@ -1,0 +1,18 @@
+"""What every API answer shares: labels in the caller's language and the server's time."""
+from __future__ import annotations
+
+from django.utils import timezone
+from rest_framework.response import Response
+
+from .errors import request_language
+from .localize import localize
+
+MAX_ID = 2 ** 63 - 1  # the largest id a database column holds (SQLite overflows beyond)
+
+
+def answer(request, data, status=200) -> Response:
+    """Labels in the caller's language, and the server's time for the phone's clock offset."""
+    body = localize(data, request_language(request))
+    if isinstance(body, dict):
+        body["server_time"] = timezone.now().timestamp()
+    return Response(body, status=status)

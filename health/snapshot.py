@@ -1,0 +1,48 @@
+"""Health's part of a character's snapshot (live/snapshots.py): the state as it stands
+now, its timers and what they lead to, the points, what the player may declare, the body
+map and the sheet. A read never shows a state whose deadline has passed: it advances the
+stored state in memory with the same core function the timer task uses."""
+from __future__ import annotations
+
+from datetime import datetime
+
+from players.models import Character
+
+from .body import body_view
+from .selectors import character_sheet_view, declarable_actions, points_view, timer_view
+
+
+def health_queryset(rows, event, game_s):
+    return rows.select_related("health")
+
+
+def health_section(character: Character, now: datetime) -> dict:
+    event = character.event
+    rules = event.rules()
+    ruleset = rules.ruleset
+    game_s = event.game_time(now)
+    state = rules.advance(character.health.as_core(), character.sheet, game_s).state
+    status = ruleset.states[state.status]
+    inert = rules.is_inert(state, game_s)
+    can = [c for c in status.get("can", []) if not (inert and c in ruleset.inert_cannot)]
+    cannot = list(dict.fromkeys(status.get("cannot", []) + (ruleset.inert_cannot if inert else [])))
+    timers = sorted((timer_view(event, ruleset, state.status, key, due, game_s)
+                     for key, due in state.timers.items()), key=lambda t: t["game_s"])
+    upcoming = [t for t in timers if t["leads_to"]]
+    return {
+        "version": character.health.version,
+        "state": {"key": state.status, "label": status["labels"], "inert": inert,
+                  "hint": status.get("hint"),
+                  "severity": status["severity"],
+                  "can": [{"key": c, "label": ruleset.capabilities[c]["labels"]} for c in can],
+                  "cannot": [{"key": c, "label": ruleset.capabilities[c]["labels"]} for c in cannot]},
+        "next": upcoming[0] if upcoming else None,
+        "timers": timers,
+        "values": state.values,
+        "flags": [{"key": key, "label": label} for key, label in ruleset.flags.items()
+                  if state.values.get(key)],
+        "points": points_view(rules, state, character.sheet, timers),
+        "actions": declarable_actions(ruleset, rules, state),
+        "body": body_view(rules, state, character.sheet, game_s, event.wall_time),
+        "sheet": character_sheet_view(ruleset, character),
+    }

@@ -1,0 +1,89 @@
+"""A character's snapshot: everything its own player may see, assembled from what each
+app contributes.
+
+Apps register in their `AppConfig.ready()`:
+- `snapshot_queryset(fn)`: fn(queryset, event, game_s) adds the joins and prefetches its
+  part needs, so that 300 characters cost the same few queries as one;
+- `snapshot_loader(fn)`: fn(characters, event, game_s) attaches what is loaded for the
+  batch at once (the fights of those who fought);
+- `snapshot_section(fn)`: fn(character, now) returns the keys it adds to the snapshot.
+live itself knows only the character, its event and the clock, and names no app.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from players.models import Character, Event
+from players.selectors import clock_snapshot
+
+_querysets: list[Callable] = []
+_loaders: list[Callable] = []
+_sections: list[Callable] = []
+
+
+def _register(registry: list, fn: Callable) -> Callable:
+    if fn not in registry:
+        registry.append(fn)
+    return fn
+
+
+def snapshot_queryset(fn: Callable) -> Callable:
+    return _register(_querysets, fn)
+
+
+def snapshot_loader(fn: Callable) -> Callable:
+    return _register(_loaders, fn)
+
+
+def snapshot_section(fn: Callable) -> Callable:
+    return _register(_sections, fn)
+
+
+def characters_for_snapshot(event: Event, now: datetime, **filters) -> list[Character]:
+    """Characters with what their snapshots need, in a few queries however many they are.
+    They share one event object, so the ruleset and options are read once."""
+    game_s = event.game_time(now)
+    rows = Character.objects.filter(event=event, **filters).select_related("team")
+    for add in _querysets:
+        rows = add(rows, event, game_s)
+    characters = list(rows)
+    for character in characters:
+        character.event = event
+    for load in _loaders:
+        load(characters, event, game_s)
+    return characters
+
+
+def character_for_snapshot(character_id: int, now: datetime,
+                           event: Event | None = None) -> Character | None:
+    if event is None:
+        character = Character.objects.select_related("event").filter(pk=character_id).first()
+        if character is None:
+            return None
+        event = character.event
+    found = characters_for_snapshot(event, now, pk=character_id)
+    return found[0] if found else None
+
+
+def character_snapshot(character: Character, now: datetime) -> dict:
+    """`character` comes from characters_for_snapshot."""
+    event = character.event
+    snapshot = {
+        "character": {"id": character.pk, "name": character.name, "code": character.code,
+                      "team": character.team.name if character.team else None,
+                      "event": event.pk, "ruleset": event.ruleset, "language": event.language},
+        "clock": clock_snapshot(event, now),
+    }
+    for section in _sections:
+        snapshot.update(section(character, now))
+    return snapshot
+
+
+def event_live_view(event: Event, now: datetime) -> dict:
+    """The narrators' view: every character, soonest deadline first."""
+    snapshots = [character_snapshot(c, now) for c in characters_for_snapshot(event, now)]
+    snapshots.sort(key=lambda s: (s["next"]["game_s"] if s.get("next") else float("inf"),
+                                  s["character"]["name"]))
+    return {"event": {"id": event.pk, "name": event.name, "ruleset": event.ruleset},
+            "clock": clock_snapshot(event, now), "characters": snapshots}
