@@ -18,16 +18,11 @@ import { lang, t } from "./i18n.js";
 import { Live } from "./live.js";
 import { INFRACTIONS, clockTime, courseDuration, followRaceLanguage, livesFlags, raceEvent, said, secondsTo,
          signed, tabs } from "./race_common.js";
-import { confirmButton, formatDuration, h, mount, newKey } from "./util.js";
+import { confirmButton, cookie, formatDuration, h, mount, newKey } from "./util.js";
 
 const TYPING = "input:not([type=checkbox]):not([type=file]), textarea, select";
 const ENDED = ["finished", "dnf", "disqualified"];
 const GEAR = () => [["vest", t("Yellow vest")], ["light", t("Headlamp or torch")], ["phone", t("Charged phone")]];
-
-function cookie(name) {
-  const found = document.cookie.split("; ").find((row) => row.startsWith(`${name}=`));
-  return found ? decodeURIComponent(found.split("=")[1]) : "";
-}
 
 const telHref = (phone) => `tel:${String(phone).replace(/[^+\d]/g, "")}`;
 
