@@ -17,8 +17,9 @@ import { clock } from "./clock.js";
 import { startTicking } from "./countdown.js";
 import { t } from "./i18n.js";
 import { Live } from "./live.js";
-import { clockTime, courseDuration, followRaceLanguage, livesFlags, said, scanField, secondsTo, signed,
+import { clockTime, courseDuration, followRaceLanguage, livesFlags, scanField, secondsTo, signed,
          timeWords } from "./race_common.js";
+import { said } from "./outcome.js";
 import { recall, remember } from "./store.js";
 import { confirmButton, formatDuration, h, mount } from "./util.js";
 
