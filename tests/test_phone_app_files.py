@@ -59,6 +59,16 @@ def test_the_app_is_installable(client):
 
 
 @pytest.mark.django_db
+def test_every_module_of_the_app_opens_offline(client):
+    """The service worker caches every module (a panel's too) and each module it imports."""
+    body = client.get("/sw.js").content.decode()
+    for path in JS.glob("*.js"):
+        assert f'"/static/frontend/js/{path.name}"' in body, f"{path.name} is not precached"
+        for imported in re.findall(r'^import\b[^;]*?"\./([\w.]+\.js)"', path.read_text(), re.M | re.S):
+            assert (JS / imported).exists(), f"{path.name} imports a missing {imported}"
+
+
+@pytest.mark.django_db
 def test_the_phone_catalogue_follows_the_language(client):
     assert "Hors ligne" in client.get("/jsi18n/fr/").content.decode()
     assert "Sin conexi" in client.get("/jsi18n/es/").content.decode()

@@ -6,6 +6,7 @@
 import { get as apiGet, send as apiSend } from "./api.js";
 import { gameLines } from "./airsoft.js";
 import { t } from "./i18n.js";
+import { said } from "./outcome.js";
 import { confirmButton, h, mount } from "./util.js";
 
 const POLL_MS = 30000;
@@ -65,9 +66,8 @@ export function gamesPanel(eventId, { organiser, get = apiGet, send = apiSend, o
 
   async function act(url, label) {
     const answer = await send(label, "POST", url, {});
-    if (answer.queued) say(t("No network: saved, it will be sent when the network is back."));
-    else if (!answer.ok) say(answer.data.detail || t("Refused."));
-    else { say(null); show(answer.data.clock); onClock(answer.data.clock); }
+    say(said(answer));
+    if (answer.ok) { show(answer.data.clock); onClock(answer.data.clock); }
   }
 
   function field(key, option) {
@@ -132,13 +132,8 @@ export function gamesPanel(eventId, { organiser, get = apiGet, send = apiSend, o
     const answer = await send(t("Announce the next game"), "POST", `/api/events/${eventId}/games/`, {
       scenario: scenario.value.trim(), description: description.value.trim(), start_at: at.toISOString(),
       options: chosenOptions() });
-    if (answer.queued) say(t("No network: saved, it will be sent when the network is back."));
-    else if (!answer.ok) say(answer.data.detail || t("Refused."));
-    else {
-      say(t("Game %(number)s announced: every phone shows it.", { number: answer.data.game.number }));
-      show(answer.data.clock);
-      onClock(answer.data.clock);
-    }
+    say(said(answer, { done: (data) => t("Game %(number)s announced: every phone shows it.", { number: data.game.number }) }));
+    if (answer.ok) { show(answer.data.clock); onClock(answer.data.clock); }
   });
 
   async function poll() {

@@ -3,14 +3,9 @@
 import { clock } from "./clock.js";
 import { lang } from "./i18n.js";
 import * as outbox from "./outbox.js";
-import { newKey } from "./util.js";
+import { cookie, newKey } from "./util.js";
 
 export class Offline extends Error {}
-
-function cookie(name) {
-  const found = document.cookie.split("; ").find((row) => row.startsWith(`${name}=`));
-  return found ? decodeURIComponent(found.split("=")[1]) : "";
-}
 
 export async function request(method, url, body, key) {
   const headers = { Accept: "application/json", "Accept-Language": lang };

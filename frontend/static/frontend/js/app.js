@@ -10,6 +10,9 @@ import * as medic from "./medic.js";
 import * as narrator from "./narrator.js";
 import * as referee from "./referee.js";
 import * as race from "./race.js";
+// Panels of a ruleset or of a feature of the snapshot register themselves (js/panels.js).
+import "./airsoft_player.js";
+import "./body_panels.js";
 
 const root = document.getElementById("app");
 const topbar = document.getElementById("topbar");
@@ -72,9 +75,7 @@ async function loadMe() {
   return saved ? saved.value : null;
 }
 
-function isReferee(event) {
-  return event.ruleset === referee.AIRSOFT && event.roles.includes("referee") && !event.roles.includes("narrator");
-}
+const isReferee = (event) => referee.refereeOnly(event);
 
 function defaultRoute() {
   const patient = new URLSearchParams(location.search).get("patient");

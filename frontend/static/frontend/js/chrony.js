@@ -6,13 +6,12 @@
 // proven cheating: the answer shows the sanction the server recorded.
 import { get as apiGet, send as apiSend } from "./api.js";
 import { lang, t } from "./i18n.js";
+import { said } from "./outcome.js";
 import { h, mount } from "./util.js";
 
 const TYPES = () => ({ rifle: t("rifle"), pistol: t("pistol"), sniper: t("sniper"), shotgun: t("shotgun"),
                        gl: t("grenade launcher"), other: t("other") });
 const number = (value) => Number(value).toLocaleString(lang, { maximumFractionDigits: 3 });
-const said = (answer) => (answer.queued ? t("No network: saved, it will be sent when the network is back.")
-  : answer.data.detail || t("Refused."));
 
 function verdict(passed) {
   if (passed === null || passed === undefined) return h("span", { class: "muted" }, t("not measured"));

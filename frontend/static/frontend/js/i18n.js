@@ -5,15 +5,12 @@
 // cookie) wins; else the language of the game last opened on this phone (a Septenario
 // event is played in Spanish: the calls and the rules' words are the event's), as the
 // snapshot tells it (`character.language`); else the browser's, which chose the shell.
+import { cookie } from "./util.js";
+
 export const LANGUAGES = [["fr", "Français"], ["es", "Español"], ["en", "English"]];
 const CODES = LANGUAGES.map(([code]) => code);
 const EVENT_KEY = "event_language";
 const shellLang = document.documentElement.lang || "en";
-
-function cookie(name) {
-  const found = document.cookie.split("; ").find((row) => row.startsWith(`${name}=`));
-  return found ? decodeURIComponent(found.split("=")[1]) : "";
-}
 
 function stored(key) {
   try { return localStorage.getItem(key) || ""; } catch { return ""; }

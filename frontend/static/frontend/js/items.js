@@ -6,6 +6,7 @@
 // ("carry") or put down ("drop") by its code: it then counts in the character's load.
 import { get as apiGet, send as apiSend } from "./api.js";
 import { t as translate } from "./i18n.js";
+import { said } from "./outcome.js";
 import { confirmButton, formatDuration, h as element, mount } from "./util.js";
 
 // A scanned QR holds a link with ?<param>=CODE; a typed code is the code itself.
@@ -76,9 +77,8 @@ export function objectPanel({ characterId, code = null, get = apiGet, send = api
     const body = targetCode ? { target_code: targetCode, ...extra } : { ...extra };
     const answer = await send(item.name, "POST", `${base}/${item.code}/use/`, body);
     choosingTarget = false;
-    if (answer.queued) message = t("No network: saved, it will be sent when the network is back.");
-    else if (!answer.ok) message = answer.data.detail || t("Refused.");
-    else { message = null; result = answer.data; item = answer.data.item; onDone(answer.data); }
+    message = said(answer);
+    if (answer.ok) { result = answer.data; item = answer.data.item; onDone(answer.data); }
     render();
   }
 
@@ -86,10 +86,8 @@ export function objectPanel({ characterId, code = null, get = apiGet, send = api
 
   async function carry(verb) {
     const answer = await send(item.name, "POST", `${base}/${item.code}/${verb}/`, {});
-    if (answer.queued) message = t("No network: saved, it will be sent when the network is back.");
-    else if (!answer.ok) message = answer.data.detail || t("Refused.");
-    else {
-      message = null;
+    message = said(answer);
+    if (answer.ok) {
       result = null;
       item = answer.data.item;
       if (answer.data.load) load = answer.data.load;

@@ -97,3 +97,7 @@ export function withEffect(snapshot, effect) {
   if (snapshot.effects.some((e) => e.push === effect.push)) return snapshot;
   return { ...snapshot, version: snapshot.version + 1, effects: [...snapshot.effects, effect] };
 }
+
+// The server's time of a snapshot sent inside another answer or message: the body's
+// deadlines, given in game seconds, are placed on the clock with it.
+export const stamped = (fresh, serverTime) => (fresh && serverTime && !fresh.server_time ? { ...fresh, server_time: serverTime } : fresh);

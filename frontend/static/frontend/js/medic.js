@@ -6,6 +6,7 @@ import { get, send } from "./api.js";
 import { alertNow, keepAwake } from "./alerts.js";
 import { countdownElement, startTicking } from "./countdown.js";
 import { t } from "./i18n.js";
+import { said } from "./outcome.js";
 import { paramField, paramValues } from "./params.js";
 import { confirmButton, h, mount } from "./util.js";
 
@@ -57,18 +58,15 @@ export async function show(root, { id, params, context }) {
   async function start(option, chosen) {
     const answer = await send(option.label, "POST", `/api/characters/${id}/treatments/`,
       { patient_code: patient.code, action: option.key, params: chosen });
-    if (answer.queued) message = t("No network: saved, it will be sent when the network is back.");
-    else if (!answer.ok) message = answer.data.detail;
-    else { message = null; setTreatment(answer.data); context.synced(); }
+    message = said(answer, { refused: null });
+    if (answer.ok) { setTreatment(answer.data); context.synced(); }
     render();
   }
 
   async function finish(verb) {
     const answer = await send(treatment.label, "POST", `/api/treatments/${treatment.id}/${verb}/`);
-    if (answer.queued) message = t("No network: saved, it will be sent when the network is back.");
-    else if (!answer.ok) message = answer.data.detail;
-    else {
-      message = null;
+    message = said(answer, { refused: null });
+    if (answer.ok) {
       result = answer.data;
       setTreatment(null);
       options = [];

@@ -10,8 +10,9 @@ import { countdownElement, startTicking } from "./countdown.js";
 import { followEventLanguage, t } from "./i18n.js";
 import { Live, withEffect } from "./live.js";
 import { daysPanel, optionsPanel, psychPanel } from "./narrator_panels.js";
+import { said } from "./outcome.js";
 import { requestsPanel } from "./requests.js";
-import { AIRSOFT, staffPanels } from "./referee.js";
+import { panelFor } from "./panels.js";
 import { confirmButton, h, mount } from "./util.js";
 
 export async function show(root, { id, me, context }) {
@@ -43,8 +44,7 @@ export async function show(root, { id, me, context }) {
 
   async function write(label, url, body) {
     const answer = await send(label, "POST", url, body);
-    message = answer.queued ? t("No network: saved, it will be sent when the network is back.")
-      : answer.ok ? null : answer.data.detail;
+    message = said(answer, { refused: null });
     render();
     return answer;
   }
@@ -167,9 +167,9 @@ export async function show(root, { id, me, context }) {
   const options = optionsPanel(id);
   const requests = requestsPanel(id, { get, send, t, h });
   const days = daysPanel(id);
-  // An airsoft day: its games, sanctions, check-in and chrony (js/referee.js).
-  const staff = event.ruleset === AIRSOFT
-    ? staffPanels(id, { organiser: true, players: () => [...characters.values()], onCheckedIn: () => resync() }) : null;
+  // The panels of the event's ruleset (an airsoft day's staff: js/referee.js), if it has any.
+  const own = panelFor("narrator", event.ruleset);
+  const staff = own ? own.render(id, { players: () => [...characters.values()], onCheckedIn: () => resync() }) : null;
 
   function emergencyCard(emergency) {
     const who = emergency.character ? emergency.character.name : emergency.who;

@@ -4,6 +4,7 @@
 import { get, send } from "./api.js";
 import { limbStatus } from "./body.js";
 import { t } from "./i18n.js";
+import { said } from "./outcome.js";
 import { confirmButton, h, mount } from "./util.js";
 
 const shown = (value) => (Array.isArray(value) ? value.join(", ") : String(value));
@@ -113,8 +114,7 @@ export function daysPanel(eventId, { get: read = get, send: write = send } = {})
 
   async function cancel(day) {
     const answer = await write(t("Cancel"), "DELETE", `/api/events/${eventId}/days/${day.id}/`);
-    say(answer.queued ? t("No network: saved, it will be sent when the network is back.")
-      : answer.ok ? null : answer.data.detail || t("Refused."));
+    say(said(answer));
     load();
   }
 
@@ -124,8 +124,7 @@ export function daysPanel(eventId, { get: read = get, send: write = send } = {})
     if (Number.isNaN(due.getTime())) return;
     const answer = await write(t("Schedule"), "POST", `/api/events/${eventId}/days/`,
                                { kind: kind.value, due_at: due.toISOString() });
-    say(answer.queued ? t("No network: saved, it will be sent when the network is back.")
-      : answer.ok ? null : answer.data.detail || t("Refused."));
+    say(said(answer));
     if (answer.ok) when.value = "";
     load();
   });

@@ -6,6 +6,7 @@
 //   organisers (every game has it).
 import { get as apiGet, send as apiSend } from "./api.js";
 import { t } from "./i18n.js";
+import { said } from "./outcome.js";
 import { confirmButton, h, mount } from "./util.js";
 
 function explained(label, text, extra) {
@@ -75,11 +76,11 @@ export function emergencyPanel(eventId, { send = apiSend } = {}) {
   async function declare() {
     const answer = await send(t("Emergency"), "POST", `/api/events/${eventId}/emergency/`, { reason: reason.value.trim() });
     status.hidden = false;
-    if (answer.queued) status.textContent = t("No network: saved, it will be sent when the network is back. Shout for help too.");
-    else if (!answer.ok) status.textContent = answer.data.detail || t("Refused.");
-    else {
-      status.textContent = answer.data.paused_now ? t("Emergency declared: the game is paused for everyone and the organisers are alerted.")
-        : t("Emergency declared: the organisers are alerted.");
+    status.textContent = said(answer, {
+      queued: t("No network: saved, it will be sent when the network is back. Shout for help too."),
+      done: (data) => (data.paused_now ? t("Emergency declared: the game is paused for everyone and the organisers are alerted.")
+        : t("Emergency declared: the organisers are alerted.")) });
+    if (answer.ok) {
       confirm.hidden = true;
       reason.value = "";
     }

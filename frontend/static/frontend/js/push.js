@@ -1,14 +1,10 @@
 // Web Push from the page: ask the player, subscribe this phone, tell the server. The
 // server then pushes each change of state and a warning one minute before a deadline
-// (docs/push.md); sw-push.js shows them. Self-contained: it needs only the session.
+// (docs/push.md); sw-push.js shows them. It needs only the session (and its CSRF cookie).
+import { cookie } from "./util.js";
 
 const KEY_URL = "/api/push/key/";
 const SUBSCRIPTIONS_URL = "/api/push/subscriptions/";
-
-function cookie(name) {
-  const found = document.cookie.split("; ").find((row) => row.startsWith(`${name}=`));
-  return found ? decodeURIComponent(found.split("=")[1]) : "";
-}
 
 function supported() {
   // iOS has PushManager only in an app added to the home screen (16.4+).

@@ -29,9 +29,6 @@ export function followRaceLanguage(code) {
   return followEventLanguage(code || RACE_LANGUAGE);
 }
 
-export const said = (answer) => (answer.queued ? t("No network: saved, it will be sent when the network is back.")
-  : (answer.data && answer.data.detail) || t("Refused."));
-
 // 22:05 (the night's wall clock, in the phone's time zone).
 export function clockTime(iso) {
   if (!iso) return "";

@@ -7,7 +7,8 @@
 import { get, send } from "./api.js";
 import { t } from "./i18n.js";
 import { codeFromLink } from "./items.js";
-import { INFRACTIONS, followRaceLanguage, livesFlags, raceEvent, said, scanField } from "./race_common.js";
+import { INFRACTIONS, followRaceLanguage, livesFlags, raceEvent, scanField } from "./race_common.js";
+import { said } from "./outcome.js";
 import { h, mount } from "./util.js";
 
 const POSITION_KEY = "race-zombie-position";

@@ -6,13 +6,19 @@
 // narrators' screen; referees, who have no live view of the players, on their own screen
 // (#/referee/<event>), where a player is named by their licence number.
 import { get as apiGet, send as apiSend } from "./api.js";
+import { AIRSOFT } from "./airsoft.js";
 import { gamesPanel } from "./airsoft_games.js";
 import { chronyPanel } from "./chrony.js";
 import { startTicking } from "./countdown.js";
 import { followEventLanguage, lang, t } from "./i18n.js";
+import { said } from "./outcome.js";
+import { registerPanel } from "./panels.js";
 import { h, mount } from "./util.js";
 
-export const AIRSOFT = "airsoft_rats";
+// Referees of an airsoft day have their own screen; its organisers, the narrators', where
+// the staff panels are registered (js/panels.js).
+export const refereeOnly = (event) => event.ruleset === AIRSOFT && event.roles.includes("referee")
+  && !event.roles.includes("narrator");
 
 const LIGHT = ["warning", "sanction_out"];
 const GRAVE = ["removed_from_game", "expelled_rest_of_day", "excluded", "permanent_ban"];
@@ -22,8 +28,6 @@ const KINDS = () => ({
   excluded: t("Exclusion from the field until a date"), permanent_ban: t("Permanent ban"),
 });
 
-const said = (answer) => (answer.queued ? t("No network: saved, it will be sent when the network is back.")
-  : answer.data.detail || t("Refused."));
 const when = (iso) => new Date(iso).toLocaleString(lang, { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
 const cleanCode = (text) => String(text || "").trim().toUpperCase().replace(/[^A-Z0-9]/g, "");
 
@@ -238,3 +242,6 @@ export async function show(root, { id, me, params, context }) {
   const stopTicking = startTicking(root);
   return () => { staff.stop(); stopTicking(); };
 }
+
+// On the narrators' screen (js/narrator.js): `render(eventId, options)`, the organisers' staff panels.
+registerPanel({ screen: "narrator", ruleset: AIRSOFT, render: (eventId, options) => staffPanels(eventId, { ...options, organiser: true }) });

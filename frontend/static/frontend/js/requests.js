@@ -3,14 +3,10 @@
 // open requests and answers each with an effect, which reaches the player's effects.
 import { get as apiGet, send as apiSend } from "./api.js";
 import { t as translate } from "./i18n.js";
+import { said } from "./outcome.js";
 import { h as element } from "./util.js";
 
 const POLL_MS = 20000;   // a few narrators polling a short list: no live channel needed
-
-function outcome(answer, t, okText) {
-  if (answer.queued) return t("No network: saved, it will be sent when the network is back.");
-  return answer.ok ? okText : answer.data.detail || t("Refused.");
-}
 
 // The narrators' panel: the open requests, polled while the screen is open. A request's
 // card is made once and never moved (only added or removed): a poll must not wipe, nor
@@ -55,7 +51,7 @@ export function requestsPanel(eventId, { get = apiGet, send = apiSend, t = trans
     const body = { text: text.value.trim() };
     if (minutes.value) body.duration_s = Number(minutes.value) * 60;
     const answer = await send(t("Answer"), "POST", `/api/requests/${request.id}/answer/`, body);
-    say(outcome(answer, t, null));
+    say(said(answer));
     if (answer.ok || (answer.data && answer.data.error === "request_answered")) {
       drop(request.id);
     }
@@ -89,7 +85,7 @@ export function askPanel(characterId, { send = apiSend, t = translate, h = eleme
     e.preventDefault();
     const answer = await send(t("Ask the organisers"), "POST", `/api/characters/${characterId}/requests/`,
                               { text: text.value.trim() });
-    status.textContent = outcome(answer, t, t("Sent: the organisers' answer will appear in your effects."));
+    status.textContent = said(answer, { done: t("Sent: the organisers' answer will appear in your effects.") });
     if (answer.ok || answer.queued) text.value = "";
   } }, text, h("button", { type: "submit" }, t("Send")));
   const root = h("details", { class: "card ask-panel" }, h("summary", {}, t("Ask the organisers")),

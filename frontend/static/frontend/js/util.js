@@ -33,6 +33,12 @@ export function formatDuration(seconds) {
   return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${secs}` : `${minutes}:${secs}`;
 }
 
+// A cookie's value ("" when it is not set): the CSRF token, the chosen language.
+export function cookie(name) {
+  const found = document.cookie.split("; ").find((row) => row.startsWith(`${name}=`));
+  return found ? decodeURIComponent(found.split("=")[1]) : "";
+}
+
 export function newKey() {
   if (crypto.randomUUID) return crypto.randomUUID();
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
