@@ -15,6 +15,13 @@ from .load import CARGA, item_load
 from .models import Item
 
 
+def item_hold(*, item: Item, holder: Character | None) -> None:
+    """Who has the object in hand now (a weapon picked up or handed over); the caller
+    holds the row lock and journals why."""
+    item.holder = holder
+    item.save(update_fields=["holder"])
+
+
 def _checked(item: Item, character: Character, as_narrator: bool) -> Item:
     """The object, locked and read again: of two phones grabbing it at once, one has it."""
     event = character.event

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from live.publish import publish_characters_on_commit
 from players.models import Character, Event
-from players.services import journal_write
+from players.services import character_kit_spend, journal_write
 from rulesets import Outcome, RuleRefused
 from rulesets.messages import STATUS_WORDS
 
@@ -307,8 +307,7 @@ def treatment_complete(*, treatment: Treatment, by) -> Treatment:
         outcome = rules.apply(health.as_core(), health.character.sheet, treatment.action,
                               game_s, params=treatment.params, actor_sheet=medic.sheet)
     if kit:
-        medic.kits = {**medic.kits, kit: int(medic.kits[kit]) - 1}
-        medic.save(update_fields=["kits"])
+        character_kit_spend(character=medic, kit=kit)
     revealed = {}
     for e in outcome.events:
         revealed.update(e.get("revealed", {}))

@@ -65,6 +65,38 @@ def event_create(*, name: str, ruleset: str, options: dict | None = None, langua
 
 
 @transaction.atomic
+def membership_grant(*, event: Event, user, role: str) -> Membership:
+    """`user` may act in `event` as `role` (a zombie of the race, a referee); granted
+    twice, it is the same membership."""
+    return Membership.objects.get_or_create(event=event, user=user, role=role)[0]
+
+
+def event_clock_store(*, event: Event, elapsed_s: float, running_since) -> None:
+    """The game clock's two fields (schedule/clock.py decides; the caller holds the row
+    lock): game seconds played before `running_since`, and since when it runs (None:
+    paused)."""
+    event.clock_elapsed_s, event.clock_running_since = elapsed_s, running_since
+    event.save(update_fields=["clock_elapsed_s", "clock_running_since"])
+
+
+def event_options_store(*, event: Event, options: dict) -> None:
+    """The event's options as a game sets them (schedule/games.py checks them first)."""
+    event.options = options
+    event.save(update_fields=["options"])
+
+
+def event_announcement_store(*, event: Event, announcement: dict) -> None:
+    """What every phone shows of the day's games (kept on the row: no query per snapshot)."""
+    event.announcement = announcement
+    event.save(update_fields=["announcement"])
+
+
+def character_kit_spend(*, character: Character, kit: str) -> None:
+    """One kit of `kit` used up (a treatment completed); the caller holds the row lock."""
+    character.kits = {**character.kits, kit: int(character.kits.get(kit, 0)) - 1}
+    character.save(update_fields=["kits"])
+
+
 def team_get_or_create(*, event: Event, name: str) -> Team:
     return Team.objects.get_or_create(event=event, name=name)[0]
 

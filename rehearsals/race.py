@@ -21,6 +21,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from players.models import Membership
+from players.services import membership_grant
 from race.boards import entries_with_courses, leaderboard, safety_board, survivor_entry_view
 from race.labels import say
 from race.models import Checkpoint, Course, Entry, Infraction, LifeLoss, Punch
@@ -576,7 +577,7 @@ class RaceSteps:
                 user = get_user_model().objects.create_user(
                     username=f"rehearsal-m{event.pk}-{secrets.token_hex(4)}",
                     first_name=person["name"][:150])
-                Membership.objects.create(event=event, user=user, role=Membership.REFEREE)
+                membership_grant(event=event, user=user, role=Membership.REFEREE)
                 self.staff[key] = user
             for key, spec in race["entries"].items():
                 where = f"entries.{key}"

@@ -11,7 +11,7 @@ from django.utils import timezone
 from live.publish import publish_characters_on_commit, publish_narrators_on_commit
 from players import observers
 from players.models import Character, Event
-from players.services import journal_write
+from players.services import event_clock_store, journal_write
 from rulesets import RuleRefused
 
 
@@ -26,9 +26,7 @@ def clock_pause(*, event: Event, by) -> Event:
     if not event.running:
         raise RuleRefused("game_already_paused")
     now = timezone.now()
-    event.clock_elapsed_s = event.game_time(now)
-    event.clock_running_since = None
-    event.save(update_fields=["clock_elapsed_s", "clock_running_since"])
+    event_clock_store(event=event, elapsed_s=event.game_time(now), running_since=None)
     journal_write(event=event, kind="clock", what="paused", at=now, by=by)
     publish_characters_on_commit(_all_character_ids(event))
     return event
@@ -42,8 +40,7 @@ def clock_resume(*, event: Event, by) -> Event:
     if event.running:
         raise RuleRefused("game_not_paused")
     now = timezone.now()
-    event.clock_running_since = now
-    event.save(update_fields=["clock_running_since"])
+    event_clock_store(event=event, elapsed_s=event.clock_elapsed_s, running_since=now)
     journal_write(event=event, kind="clock", what="resumed", at=now, by=by)
     # Timers, fights, dawns (one due during the pause runs now) and Web Push warnings:
     # the apps that wait on game time queue their work again.

@@ -31,7 +31,7 @@ from players.models import Event
 from schedule.models import Game
 from live.publish import publish_characters_on_commit
 from players.selectors import is_narrator
-from players.services import journal_write
+from players.services import event_announcement_store, event_options_store, journal_write
 from schedule.clock import clock_pause, clock_resume
 
 RESET_ACTION = "game_started"
@@ -141,13 +141,13 @@ def game_start(*, game: Game, by) -> Game:
     scenario_options_check(event.rules().ruleset, game.options)
     now = timezone.now()
     day = day_options(event)
-    event.options = {**day, **game.options}
+    options = {**day, **game.options}
     game.started_at, game.day_options = now, day
     next_game = (event.announcement or {}).get("next_game")
     if next_game and next_game.get("id") == game.pk:
         next_game = None
     _show(event, game=announcement_of(game, event.rules().ruleset, day), next_game=next_game)
-    event.save(update_fields=["options"])
+    event_options_store(event=event, options=options)
     journal_write(event=event, kind="game", what="started", at=now, by=by,
                   detail={"game": game.pk, "number": game.number, "scenario": game.scenario,
                           "options": game.options, "event_options": event.options})
@@ -187,8 +187,7 @@ def game_end(*, game: Game, by) -> Game:
 
 def _show(event: Event, *, game=None, next_game=None) -> None:
     """Store what the phones show (the caller holds the event's row lock)."""
-    event.announcement = {"game": game, "next_game": next_game}
-    event.save(update_fields=["announcement"])
+    event_announcement_store(event=event, announcement={"game": game, "next_game": next_game})
 
 
 def _players_to_spawn(event: Event, game: Game, now, by) -> int:

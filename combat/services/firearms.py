@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from effects.carrying import item_hold
 from effects.models import Item
 from health.services import character_apply_rules
 from players.models import Character
@@ -31,8 +32,7 @@ def firearm_take(*, character: Character, code: str, by) -> Item:
     """The weapon changes hands (picked up, handed over, found in a search)."""
     event = running_event(character)
     item = _firearm(character, code)
-    item.holder = character
-    item.save(update_fields=["holder"])
+    item_hold(item=item, holder=character)
     now, _ = now_and_game(event)
     _journal(item, "taken", by, now, [character])
     return item

@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from players.models import Event, Membership
-from players.services import character_create, journal_write, login_token_issue
+from players.services import character_create, journal_write, login_token_issue, membership_grant
 from rulesets import RuleRefused
 
 from ..labels import say
@@ -137,7 +137,7 @@ def zombie_create(*, event: Event, name: str, by) -> tuple[object, str]:
     user = get_user_model().objects.create_user(
         username=f"{slugify(name)[:40] or 'zombie'}-z{event.pk}-{secrets.token_hex(3)}",
         first_name=name[:150])
-    Membership.objects.create(event=event, user=user, role=Membership.ZOMBIE)
+    membership_grant(event=event, user=user, role=Membership.ZOMBIE)
     journal_write(event=event, kind="race", what="zombie:created", at=timezone.now(), by=by,
                   detail={"zombie": user.get_username(), "name": name})
     return user, login_token_issue(event=event, user=user, by=by)

@@ -15,7 +15,8 @@ from players.models import Event, Membership
 from club.models import Member
 from club.services import member_check_in, member_create
 from schedule.games import game_announce
-from players.services import character_create, event_create, login_token_issue, team_get_or_create
+from players.services import (character_create, event_create, login_token_issue, membership_grant,
+                              team_get_or_create)
 from race.demo import RUGLES_BY_NIGHT, race_demo_links, race_demo_setup
 
 
@@ -106,7 +107,7 @@ class Command(BaseCommand):
                 # The day's clock waits for the first game: starting it runs the clock.
                 game_announce(event=event, by=narrator,
                               start_at=timezone.now() + timedelta(minutes=30), **demo.first_game)
-        Membership.objects.get_or_create(event=event, user=narrator, role=Membership.NARRATOR)
+        membership_grant(event=event, user=narrator, role=Membership.NARRATOR)
         links = [(f"{demo.narrator} (organiser)", login_token_issue(event=event, user=narrator))]
         for character in event.characters.order_by("pk"):
             links.append((character.name, login_token_issue(event=event, user=character.user)))
