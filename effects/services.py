@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from django.db.models import F
 
+from common.i18n import refusal_text
 from health.models import HealthState
 from health.selectors import effect_view
 from health.services import (character_act, character_apply_rules, characters_lock,
@@ -147,7 +148,7 @@ def _catalogue_action(event: Event, characters, action: str, by, now, detail: di
             journal_write(event=event, kind="effect", what="not_applied", at=now, by=by,
                           character=health.character,
                           detail={**detail, "action": action, "refusal": refusal.code,
-                                  "why": refusal.message()})
+                                  "why": refusal_text(refusal)})
     if skipped:
         snapshots_changed(character_ids=[h.pk for h in skipped])
 

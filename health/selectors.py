@@ -1,7 +1,7 @@
 """Reads: what a phone is shown. A read never shows a state whose deadline has passed:
 it advances the stored state in memory with the same core function the timer task uses.
 
-Labels stay {fr, es, en} here; `localize` picks one language at the edge (REST answer or
+Labels stay {fr, es, en} here; `common.i18n.localize` picks one language at the edge (REST answer or
 websocket send), so one snapshot serves every phone.
 """
 from __future__ import annotations
@@ -9,26 +9,17 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db.models import Prefetch, Q
+from django.utils.translation import gettext_noop
 
 from combat.selectors import fights_by_character
 from effects.load import load_view
 from effects.models import Effect, Item
 from players.models import Character, Event, JournalEntry
+from common.i18n import Labels
 from rulesets.messages import LANGUAGES, pick
 
 from .body import body_view
 from .models import Treatment
-
-
-def localize(obj, lang: str):
-    """Replace every {fr, es, en} label dict inside obj by its text in `lang`."""
-    if isinstance(obj, dict):
-        if obj and set(obj) <= set(LANGUAGES) and all(isinstance(v, str) for v in obj.values()):
-            return pick(obj, lang)
-        return {k: localize(v, lang) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [localize(v, lang) for v in obj]
-    return obj
 
 
 def clock_snapshot(event: Event, now: datetime) -> dict:
@@ -252,12 +243,12 @@ def medic_options(medic: Character, patient: Character) -> list[dict]:
     return options
 
 
-HISTORY_WORDS = {
-    "started": {"fr": "commencé", "es": "iniciado", "en": "started"},
-    "completed": {"fr": "terminé", "es": "completado", "en": "completed"},
-    "aborted": {"fr": "abandonné", "es": "abandonado", "en": "aborted"},
-    "effect": {"fr": "Effet", "es": "Efecto", "en": "Effect"},
-}
+HISTORY_WORDS = Labels({
+    "started": gettext_noop("started"),
+    "completed": gettext_noop("completed"),
+    "aborted": gettext_noop("aborted"),
+    "effect": gettext_noop("Effect"),
+})
 
 
 def _history_label(ruleset, entry) -> dict | str:

@@ -21,7 +21,8 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from health.selectors import clock_snapshot, event_live_view, localize
+from common.i18n import localize
+from health.selectors import clock_snapshot, event_live_view
 from rulesets import RuleRefused, available_rulesets, get_ruleset
 
 from . import services

@@ -13,8 +13,8 @@ from django.db import close_old_connections
 from django.utils import timezone
 from rest_framework.exceptions import APIException
 
-from health.selectors import (character_for_snapshot, character_snapshot, event_live_view,
-                              localize)
+from common.i18n import localize
+from health.selectors import character_for_snapshot, character_snapshot, event_live_view
 from rulesets.messages import DEFAULT_LANGUAGE, LANGUAGES
 
 from . import broadcast

@@ -9,6 +9,7 @@ from rest_framework import serializers
 from rest_framework.parsers import MultiPartParser
 from rest_framework.views import APIView
 
+from common.i18n import refusal_text
 from players.apis import answer
 from players.day_apis import AwareDateTimeField
 from players.errors import request_language
@@ -51,7 +52,7 @@ class MassStartApi(APIView):
                 "started": [{"id": e.pk, "name": e.name, "started_at": e.started_at.isoformat(),
                              "deadline_at": e.deadline_at.isoformat()} for e in started],
                 "not_started": [{"id": e.pk, "name": e.name, "error": r.code,
-                                 "detail": r.message(lang)} for e, r in refused]})
+                                 "detail": refusal_text(r, lang)} for e, r in refused]})
         return idempotent(request, run)
 
 
