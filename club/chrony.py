@@ -9,12 +9,13 @@ from django.db import transaction
 from django.utils import timezone
 from rest_framework.exceptions import NotFound
 
-from club.services import local_text, sanction_record, staff_role
-from players.models import Character, Event
 from club.models import Member, Sanction
+from club.services import local_text, sanction_record, staff_role
+from common.i18n import message_labels, message_text
+from players.models import Character, Event
 from players.services import journal_write
 from rulesets import RuleRefused
-from rulesets.messages import labels, pick, render
+from rulesets.messages import pick
 
 from club.models import ChronyCheck, Replica
 
@@ -52,16 +53,16 @@ def chrony_reasons(*, energy_j: float, calibre_mm: float, full_auto_used: bool,
     reasons = []
     energy, limit = round(energy_j, 3), float(limits["max_power_joule"])
     if energy > limit:
-        reasons.append(labels("chrony_too_powerful", energy=number_labels(energy),
-                              max=number_labels(limit)))
+        reasons.append(message_labels("chrony_too_powerful", energy=number_labels(energy),
+                                      max=number_labels(limit)))
     allowed = limits["calibre_mm"]
     allowed = [float(c) for c in (allowed if isinstance(allowed, list) else [allowed])]
     if not any(abs(calibre_mm - c) < 0.01 for c in allowed):
-        reasons.append(labels("chrony_calibre", calibre=number_labels(calibre_mm),
-                              allowed=number_labels(allowed[0]) if len(allowed) == 1
-                              else ", ".join(str(c) for c in allowed)))
+        reasons.append(message_labels("chrony_calibre", calibre=number_labels(calibre_mm),
+                                      allowed=number_labels(allowed[0]) if len(allowed) == 1
+                                      else ", ".join(str(c) for c in allowed)))
     if full_auto_used and not _full_auto_allowed(limits["full_auto"]):
-        reasons.append(labels("chrony_full_auto"))
+        reasons.append(message_labels("chrony_full_auto"))
     return reasons
 
 
@@ -161,9 +162,9 @@ def chrony_check_record(*, replica: Replica, kind: str, bb_weight_g: float, by,
     sanction = None
     if kind == ChronyCheck.RECHECK and reasons and passed_before is not None:
         lang = event.language
-        reason = render("chrony_cheat", {"replica": replica.label, "code": replica.code,
-                                         "passed_at": local_text(passed_before.checked_at),
-                                         "reasons": reasons}, lang)
+        reason = message_text("chrony_cheat", {"replica": replica.label, "code": replica.code,
+                                               "passed_at": local_text(passed_before.checked_at),
+                                               "reasons": reasons}, lang)
         journal_write(event=event, kind="chrony", what="proven_cheat", at=now, by=by,
                       character=character,
                       detail={"replica": replica.pk, "check": check.pk,

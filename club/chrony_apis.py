@@ -7,6 +7,7 @@ import qrcode.image.svg
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -14,10 +15,11 @@ from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.views import APIView
 
-from common.http import answer
-from club.services import event_for_staff, local_text, member_by_reference
 from club.apis import MemberReference, sanction_row
+from club.services import event_for_staff, local_text, member_by_reference
 from common.errors import refusal_status
+from common.http import answer
+from common.i18n import Labels, refusal_text
 from common.idempotency import idempotent
 from rulesets import RuleRefused
 from rulesets.messages import pick
@@ -104,20 +106,20 @@ class ReplicaChecksApi(APIView):
         return idempotent(request, run)
 
 
-LABEL_WORDS = {
-    "pass": {"fr": "CHRONY VALIDÉ", "es": "CRONO APROBADO", "en": "CHRONY PASSED"},
-    "owner": {"fr": "Propriétaire :", "es": "Propietario:", "en": "Owner:"},
-    "checked": {"fr": "Contrôlée le", "es": "Controlada el", "en": "Checked on"},
-    "limit": {"fr": "limite", "es": "límite", "en": "limit"},
-}
-TYPE_LABELS = {
-    "rifle": {"fr": "fusil", "es": "fusil", "en": "rifle"},
-    "pistol": {"fr": "pistolet", "es": "pistola", "en": "pistol"},
-    "sniper": {"fr": "sniper", "es": "francotirador", "en": "sniper"},
-    "shotgun": {"fr": "fusil à pompe", "es": "escopeta", "en": "shotgun"},
-    "gl": {"fr": "lance-grenades", "es": "lanzagranadas", "en": "grenade launcher"},
-    "other": {"fr": "autre", "es": "otra", "en": "other"},
-}
+LABEL_WORDS = Labels({
+    "pass": gettext_noop("CHRONY PASSED"),
+    "owner": gettext_noop("Owner:"),
+    "checked": gettext_noop("Checked on"),
+    "limit": gettext_noop("limit"),
+})
+TYPE_LABELS = Labels({
+    "rifle": gettext_noop("rifle"),
+    "pistol": gettext_noop("pistol"),
+    "sniper": gettext_noop("sniper"),
+    "shotgun": gettext_noop("shotgun"),
+    "gl": gettext_noop("grenade launcher"),
+    "other": gettext_noop("other"),
+})
 
 
 @require_GET
@@ -138,7 +140,7 @@ def replica_label(request, replica_id):
     except RuleRefused as refused:
         return render(request, "combat/replica_label.html",
                       {"replica": replica, "words": words, "lang": lang,
-                       "refusal": refused.message(lang)}, status=refusal_status(refused))
+                       "refusal": refusal_text(refused, lang)}, status=refusal_status(refused))
     qr = qrcode.make(replica.code, image_factory=qrcode.image.svg.SvgPathImage)
     return render(request, "combat/replica_label.html", {
         "replica": replica, "check": check, "words": words, "lang": lang,

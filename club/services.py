@@ -14,10 +14,11 @@ from datetime import datetime, time, timedelta
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 from rest_framework.exceptions import NotFound
 
+from common.i18n import Labels, message_labels
 from rulesets import RuleRefused
-from rulesets.messages import labels
 
 from players.models import Character, Event, Membership
 from club.models import CheckIn, Member, Sanction
@@ -27,20 +28,14 @@ from players.services import character_create, journal_write, team_get_or_create
 
 ORGANISER, REFEREE = "organiser", Membership.REFEREE
 
-KIND_LABELS = {
-    Sanction.WARNING: {"fr": "avertissement", "es": "advertencia", "en": "warning"},
-    Sanction.SANCTION_OUT: {"fr": "mise « out »", "es": "eliminación («out»)",
-                            "en": "sanction out"},
-    Sanction.REMOVED: {"fr": "sortie de la partie en cours", "es": "retirada de la partida en curso",
-                       "en": "removal from the current game"},
-    Sanction.EXPELLED_DAY: {"fr": "expulsion pour le reste de la journée",
-                            "es": "expulsión el resto del día",
-                            "en": "expulsion for the rest of the day"},
-    Sanction.EXCLUDED: {"fr": "exclusion du terrain", "es": "exclusión del campo",
-                        "en": "exclusion from the field"},
-    Sanction.BANNED: {"fr": "interdiction d'accès définitive",
-                      "es": "prohibición de acceso definitiva", "en": "permanent ban"},
-}
+KIND_LABELS = Labels({
+    Sanction.WARNING: gettext_noop("warning"),
+    Sanction.SANCTION_OUT: gettext_noop("sanction out"),
+    Sanction.REMOVED: gettext_noop("removal from the current game"),
+    Sanction.EXPELLED_DAY: gettext_noop("expulsion for the rest of the day"),
+    Sanction.EXCLUDED: gettext_noop("exclusion from the field"),
+    Sanction.BANNED: gettext_noop("permanent ban"),
+})
 
 # What takes the player out of the game at once: a sanction-out (P15) and every grave
 # sanction (P22). A warning changes nothing in the game.
@@ -189,9 +184,9 @@ def escalation_of(sanction: Sanction) -> dict | None:
         return None
     words = {"kind": KIND_LABELS[sanction.kind], "asked": KIND_LABELS[sanction.escalated_from]}
     previous = sanction.escalated_because
-    why = (labels("sanction_escalated", previous=str(previous.pk),
-                  date=local_text(previous.decided_at), **words)
-           if previous else labels("cheating_first_grave", **words))
+    why = (message_labels("sanction_escalated", previous=str(previous.pk),
+                          date=local_text(previous.decided_at), **words)
+           if previous else message_labels("cheating_first_grave", **words))
     return {"from": sanction.escalated_from, "to": sanction.kind,
             "because_of": previous.pk if previous else None, "why": why}
 

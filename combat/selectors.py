@@ -6,37 +6,30 @@ from __future__ import annotations
 from collections import defaultdict
 
 from django.db.models import Q
+from django.utils.translation import gettext_noop
 
+from common.i18n import Labels
 from players.models import Event
 
 from .models import Acharnement, Duel, Heal, Union, UnionMember
 
 SHOWN_AFTER_END_S = 300
 
-REASONS = {
-    "hit": {"fr": "interrompu par un coup d'arme", "es": "interrumpido por un golpe de arma",
-            "en": "stopped by a weapon hit"},
-    "duel_armed_defender": {"fr": "le défenseur a une arme en main", "es": "el defensor tiene un arma en la mano",
-                            "en": "the defender holds a weapon"},
-    "cannot_fight_now": {"fr": "l'un des deux ne peut pas se battre", "es": "uno de los dos no puede pelear",
-                         "en": "one side cannot fight"},
-    "rebalanced": {"fr": "la balance a été rééquilibrée", "es": "se ha reequilibrado la balanza",
-                   "en": "the sides were rebalanced"},
-}
+REASONS = Labels({
+    "hit": gettext_noop("stopped by a weapon hit"),
+    "duel_armed_defender": gettext_noop("the defender holds a weapon"),
+    "cannot_fight_now": gettext_noop("one side cannot fight"),
+    "rebalanced": gettext_noop("the sides were rebalanced"),
+})
 # Why a medic's heal or extraction ended early (combat/services/heals.py).
-HEAL_REASONS = {
-    "hands_off": {"fr": "le médecin a retiré ses mains", "es": "el médico ha retirado las manos",
-                  "en": "the medic took their hands off"},
-    "fired": {"fr": "le médecin a tiré (tir non valable)",
-              "es": "el médico ha disparado (disparo no válido)",
-              "en": "the medic fired (the shot does not count)"},
-    "hit": {"fr": "le médecin est touché", "es": "el médico está tocado", "en": "the medic was hit"},
-    "medic_out": {"fr": "le médecin est touché ou sorti", "es": "el médico está tocado o fuera",
-                  "en": "the medic was hit or taken out"},
-    "patient_out": {"fr": "le blessé n'attend plus de soin", "es": "el herido ya no espera cura",
-                    "en": "the patient is no longer waiting for a heal"},
-    "to_heal": {"fr": "le soin a commencé", "es": "la cura ha empezado", "en": "the heal started"},
-}
+HEAL_REASONS = Labels({
+    "hands_off": gettext_noop("the medic took their hands off"),
+    "fired": gettext_noop("the medic fired (the shot does not count)"),
+    "hit": gettext_noop("the medic was hit"),
+    "medic_out": gettext_noop("the medic was hit or taken out"),
+    "patient_out": gettext_noop("the patient is no longer waiting for a heal"),
+    "to_heal": gettext_noop("the heal started"),
+})
 
 
 def fights_by_character(event: Event, character_ids: list[int], game_s: float) -> dict[int, list]:

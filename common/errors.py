@@ -9,6 +9,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from common.i18n import refusal_text
 from rulesets import RuleRefused
 from rulesets.messages import DEFAULT_LANGUAGE, LANGUAGES
 
@@ -40,7 +41,7 @@ def refusal_status(exc: RuleRefused) -> int:
 
 
 def refusal_response(exc: RuleRefused, request) -> Response:
-    response = Response({"error": exc.code, "detail": exc.message(request_language(request))},
+    response = Response({"error": exc.code, "detail": refusal_text(exc, request_language(request))},
                         status=refusal_status(exc))
     if getattr(exc, "retry_after", None):
         response["Retry-After"] = str(exc.retry_after)
@@ -68,7 +69,7 @@ def exception_handler(exc, context):
     if isinstance(exc, ValidationError):
         problems = "; ".join(_flatten(exc.detail))
         refused = RuleRefused("bad_input", detail=problems)
-        response.data = {"error": "bad_input", "detail": refused.message(request_language(request)),
+        response.data = {"error": "bad_input", "detail": refusal_text(refused, request_language(request)),
                          "fields": exc.detail}
     elif isinstance(response.data, dict) and "detail" in response.data:
         response.data = {"error": getattr(exc, "default_code", "error"),

@@ -5,7 +5,7 @@ from django.utils import timezone
 from rest_framework.response import Response
 
 from .errors import request_language
-from .localize import localize
+from .i18n import localize
 
 MAX_ID = 2 ** 63 - 1  # the largest id a database column holds (SQLite overflows beyond)
 

@@ -163,6 +163,8 @@ LANGUAGE_CODE = "en"
 LANGUAGES = [("fr", "Français"), ("es", "Español"), ("en", "English")]
 TIME_ZONE = "UTC"
 USE_I18N = True
+# The server's own texts (refusals, notifications, labels); the phone's are frontend/locale.
+LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_TZ = True
 
 STATIC_URL = "/static/"

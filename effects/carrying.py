@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from common.i18n import label
 from health.services import snapshots_changed
 from players.models import Character
 from players.services import journal_write
@@ -26,7 +27,7 @@ def _checked(item: Item, character: Character, as_narrator: bool) -> Item:
     """The object, locked and read again: of two phones grabbing it at once, one has it."""
     event = character.event
     if not event.rules().ruleset.load:
-        raise RuleRefused("not_in_this_game", what=CARGA)
+        raise RuleRefused("not_in_this_game", what=label(CARGA))
     if item.event_id != event.pk:
         raise RuleRefused("unknown_item", code=item.code)
     if not event.running and not as_narrator:

@@ -7,38 +7,23 @@ organisers, no code) and the objects it picked up by scanning their label
 overloaded; beyond, it cannot move."""
 from __future__ import annotations
 
+from django.utils.translation import gettext_noop
+
+from common.i18n import label
 from players.models import Character
 
 from .models import Item
 
 # What "Carga" is called when a ruleset has none (the refusal names it).
-CARGA = {"en": "Carga (carrying load)", "fr": "Carga (charge portée)", "es": "Carga"}
+CARGA = gettext_noop("Carga (carrying load)")
 
+# What each load status means for the one carrying (septenario §5).
 STATUSES = {
-    "normal": {
-        "label": {"en": "Normal load", "fr": "Charge normale", "es": "Carga normal"},
-        "meaning": {"en": "You move normally.",
-                    "fr": "Vous vous déplacez normalement.",
-                    "es": "Te mueves con normalidad."},
-    },
-    "overloaded": {
-        "label": {"en": "Overloaded", "fr": "Surcharge", "es": "Sobrecarga"},
-        "meaning": {"en": "You cannot move fast or use Evasion, and must act as if carrying "
-                          "a heavy weight.",
-                    "fr": "Vous ne pouvez ni vous déplacer vite ni utiliser Évasion, et devez "
-                          "simuler que vous portez un grand poids.",
-                    "es": "No puedes moverte rápido ni usar Evasión, y has de simular que "
-                          "cargas un gran peso."},
-    },
-    "immobile": {
-        "label": {"en": "Immobile (too much load)", "fr": "Immobilisé (trop chargé)",
-                  "es": "Inmóvil (demasiada carga)"},
-        "meaning": {"en": "You carry too much: you cannot move. Drop something to move again.",
-                    "fr": "Vous portez trop : vous ne pouvez plus bouger. Posez quelque chose "
-                          "pour pouvoir repartir.",
-                    "es": "Llevas demasiado: no puedes moverte. Suelta algo para poder "
-                          "moverte de nuevo."},
-    },
+    "normal": (gettext_noop("Normal load"), gettext_noop("You move normally.")),
+    "overloaded": (gettext_noop("Overloaded"), gettext_noop(
+        "You cannot move fast or use Evasion, and must act as if carrying a heavy weight.")),
+    "immobile": (gettext_noop("Immobile (too much load)"), gettext_noop(
+        "You carry too much: you cannot move. Drop something to move again.")),
 }
 
 
@@ -92,4 +77,5 @@ def load_view(character: Character, rules) -> dict | None:
     overload_max = capacity + int(rules.option(spec["overload_margin"]))
     status = load_status(total, capacity, overload_max - capacity)
     return {"items": items, "total": total, "capacity": capacity, "overload_max": overload_max,
-            "status": status, **STATUSES[status]}
+            "status": status, "label": label(STATUSES[status][0]),
+            "meaning": label(STATUSES[status][1])}

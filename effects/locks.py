@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
+from common.i18n import Labels
 from players.models import Character
 from players.services import journal_write
 from rulesets import RuleRefused
@@ -13,10 +15,7 @@ from rulesets import RuleRefused
 from .models import Item
 
 # The loops, not "open"/"closed": the French adjective would agree with the object's name.
-LOOP_WORDS = {
-    "red": {"en": "red", "fr": "rouge", "es": "roja"},
-    "green": {"en": "green", "fr": "verte", "es": "verde"},
-}
+LOOP_WORDS = Labels({"red": gettext_noop("red"), "green": gettext_noop("green")})
 
 
 def lock_action(item: Item) -> str:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
+from common.i18n import label
 from players.models import Character
 from players.selectors import clean_code
 from rulesets import RuleRefused
@@ -16,11 +18,7 @@ from .locks import lock_action
 from .active import active_effects_q, effect_view
 from .models import Effect, Item, OrganiserRequest
 
-DONE_FOR_ANOTHER = {
-    "en": "Done: {name} must read the back.",
-    "fr": "C'est fait : {name} doit lire le verso.",
-    "es": "Hecho: {name} debe leer el reverso.",
-}
+DONE_FOR_ANOTHER = gettext_noop("Done: {name} must read the back.")
 
 
 def item_in_event(event_id: int, code: str) -> Item:
@@ -80,8 +78,7 @@ def item_use_view(item: Item, effect: Effect, user_character: Character,
     shown = {"item": item_scan_view(item), "action": ACTIONS[item.kind],
              "target": {"name": target.name}}
     if target.pk != user_character.pk:
-        return {**shown, "done": {lang: text.format(name=target.name)
-                                  for lang, text in DONE_FOR_ANOTHER.items()}}
+        return {**shown, "done": label(DONE_FOR_ANOTHER, name=target.name)}
     event = user_character.event
     return {**shown, "revealed": revealed_text(item),
             "effect": effect_view(event, effect, event.game_time(timezone.now()))}

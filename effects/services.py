@@ -6,6 +6,7 @@ import uuid
 from django.db import transaction
 from django.utils import timezone
 
+from common.i18n import refusal_text
 from health.models import HealthState
 from health.services import (character_act, character_apply_rules, characters_lock,
                              snapshot_versions_move, snapshots_changed)
@@ -145,7 +146,7 @@ def _catalogue_action(event: Event, characters, action: str, by, now, detail: di
             journal_write(event=event, kind="effect", what="not_applied", at=now, by=by,
                           character=health.character,
                           detail={**detail, "action": action, "refusal": refusal.code,
-                                  "why": refusal.message()})
+                                  "why": refusal_text(refusal)})
     if skipped:
         snapshots_changed(character_ids=[h.pk for h in skipped])
 

@@ -9,6 +9,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET
 
+from common.i18n import refusal_text, text
+from common.messages import OBJECT_LABEL_WORDS
 from effects.items import revealed_text
 from effects.models import Item
 from players.apis import login_url
@@ -35,7 +37,7 @@ def login_link(request, token):
 
 def _login_refused(request, refused: RuleRefused):
     response = render(request, "frontend/login_failed.html",
-                      {"message": refused.message(request_language(request))},
+                      {"message": refusal_text(refused, request_language(request))},
                       status=refusal_status(refused))
     if getattr(refused, "retry_after", None):
         response["Retry-After"] = str(refused.retry_after)
@@ -115,28 +117,6 @@ def _narrated_event(request, event_id):
         raise Http404 from None
 
 
-LABEL_WORDS = {
-    "verso": {"fr": "Verso — à plier, à lire seulement par qui l'ingère ou l'ouvre",
-              "es": "Reverso — doblar; solo lo lee quien lo ingiere o lo abre",
-              "en": "Back — fold it; read only by whoever ingests or opens it"},
-    "lock": {"fr": "Serrure : cadenas sur la boucle verte = ouverte, sur la rouge = fermée. "
-                   "Scannez ce code pour l'ouvrir ou la fermer, puis passez le cadenas sur "
-                   "l'autre boucle. Ne le mettez nulle part ailleurs.",
-             "es": "Cerradura: candado en la argolla verde = abierta, en la roja = cerrada. "
-                   "Escanea este código para abrirla o cerrarla y pasa el candado a la otra "
-                   "argolla. No lo pongas en ningún otro sitio.",
-             "en": "Lock: padlock on the green loop = open, on the red one = closed. Scan this "
-                   "code to open or close it, then move the padlock to the other loop. Never "
-                   "put it anywhere else."},
-    "closed": {"fr": "À poser : cadenas sur la boucle rouge (fermée)",
-               "es": "Al colocarla: candado en la argolla roja (cerrada)",
-               "en": "To set up: padlock on the red loop (closed)"},
-    "open": {"fr": "À poser : cadenas sur la boucle verte (ouverte)",
-             "es": "Al colocarla: candado en la argolla verde (abierta)",
-             "en": "To set up: padlock on the green loop (open)"},
-}
-
-
 @require_GET
 def printable_labels(request, event_id):
     """Labels to print and tie to the objects: the tag in large type, the code and a QR
@@ -151,7 +131,7 @@ def printable_labels(request, event_id):
                          image_factory=qrcode.image.svg.SvgPathImage)
         verso = revealed_text(item) if item.kind in (Item.MEDICINE, Item.ENVELOPE) else None
         labels.append({"item": item, "qr": qr.to_string(encoding="unicode"), "verso": verso})
-    words = {key: pick(label, event.language) for key, label in LABEL_WORDS.items()}
+    words = {key: text(msgid, event.language) for key, msgid in OBJECT_LABEL_WORDS.items()}
     for label in labels:
         if label["item"].kind == Item.LOCK:
             label["lock"] = (words["lock"], words["closed" if label["item"].closed else "open"])

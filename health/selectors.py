@@ -1,7 +1,7 @@
 """Reads of health: the parts of a snapshot (health/snapshot.py assembles them), a
 treatment as its medic sees it, the treatments a medic may give, a character's history.
 
-Labels stay {fr, es, en} here; `localize` picks one language at the edge (REST answer or
+Labels stay {fr, es, en} here; `common.i18n.localize` picks one language at the edge (REST answer or
 websocket send), so one snapshot serves every phone.
 """
 from __future__ import annotations
@@ -9,12 +9,13 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db.models import Q
+from django.utils.translation import gettext_noop
 
+from common.i18n import Labels
 from players.models import Character, JournalEntry
 from rulesets.messages import LANGUAGES, pick
 
 from .models import Treatment
-
 
 
 def timer_view(event, ruleset, status, key, due, game_s) -> dict:
@@ -129,12 +130,12 @@ def medic_options(medic: Character, patient: Character) -> list[dict]:
     return options
 
 
-HISTORY_WORDS = {
-    "started": {"fr": "commencé", "es": "iniciado", "en": "started"},
-    "completed": {"fr": "terminé", "es": "completado", "en": "completed"},
-    "aborted": {"fr": "abandonné", "es": "abandonado", "en": "aborted"},
-    "effect": {"fr": "Effet", "es": "Efecto", "en": "Effect"},
-}
+HISTORY_WORDS = Labels({
+    "started": gettext_noop("started"),
+    "completed": gettext_noop("completed"),
+    "aborted": gettext_noop("aborted"),
+    "effect": gettext_noop("Effect"),
+})
 
 
 def _history_label(ruleset, entry) -> dict | str:

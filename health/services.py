@@ -12,12 +12,13 @@ from contextlib import contextmanager
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
+from common.i18n import Labels
 from live.publish import publish_characters_on_commit
 from players.models import Character, Event
 from players.services import character_kit_spend, journal_write
 from rulesets import Outcome, RuleRefused
-from rulesets.messages import STATUS_WORDS
 
 from . import observers
 from .models import HealthState, Treatment
@@ -276,6 +277,10 @@ def _require_kit(rules, action: str, medic: Character) -> str | None:
     if kit and int(medic.kits.get(kit, 0)) < 1:
         raise RuleRefused("no_kit", kit=rules.ruleset.kits[kit]["labels"])
     return kit
+
+
+# A treatment's status inside a refusal (treatment_closed).
+STATUS_WORDS = Labels({"completed": gettext_noop("completed"), "aborted": gettext_noop("aborted")})
 
 
 def _open_treatment(treatment: Treatment) -> Treatment:

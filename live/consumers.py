@@ -13,7 +13,7 @@ from django.db import close_old_connections
 from django.utils import timezone
 from rest_framework.exceptions import APIException
 
-from common.localize import localize
+from common.i18n import localize
 from live.snapshots import character_for_snapshot, character_snapshot, event_live_view
 from rulesets.messages import DEFAULT_LANGUAGE, LANGUAGES
 

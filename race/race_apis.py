@@ -9,11 +9,12 @@ from rest_framework import serializers
 from rest_framework.parsers import MultiPartParser
 from rest_framework.views import APIView
 
-from common.http import answer
-from schedule.day_apis import AwareDateTimeField
 from common.errors import request_language
+from common.http import answer
+from common.i18n import refusal_text
 from common.idempotency import idempotent
 from common.parsers import JSONParser
+from schedule.day_apis import AwareDateTimeField
 from rulesets import RuleRefused
 
 from . import boards
@@ -51,7 +52,7 @@ class MassStartApi(APIView):
                 "started": [{"id": e.pk, "name": e.name, "started_at": e.started_at.isoformat(),
                              "deadline_at": e.deadline_at.isoformat()} for e in started],
                 "not_started": [{"id": e.pk, "name": e.name, "error": r.code,
-                                 "detail": r.message(lang)} for e, r in refused]})
+                                 "detail": refusal_text(r, lang)} for e, r in refused]})
         return idempotent(request, run)
 
 

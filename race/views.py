@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 from rest_framework.exceptions import NotFound
 
-from common.localize import localize
+from common.i18n import localize
 from rulesets.messages import LANGUAGES
 
 from .boards import public_results

@@ -20,6 +20,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils import timezone
 
+from common.i18n import refusal_text
 from players.models import Membership
 from players.services import membership_grant
 from race.boards import entries_with_courses, leaderboard, safety_board, survivor_entry_view
@@ -590,7 +591,7 @@ class RaceSteps:
                     entry_gear_check(entry=entry, gear=spec["gear"], by=by)
                 self.entries[key] = entry.pk
         except RuleRefused as exc:
-            raise StepFailed([f"{where}: {exc.message('en')}"]) from None
+            raise StepFailed([f"{where}: {refusal_text(exc, 'en')}"]) from None
 
     # Fetched again at every use, like a fresh API request.
     def entry(self, key: str) -> Entry:

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from combat.services.schedule import fights_sweep
+from common.i18n import refusal_text
 from effects.services import effect_push
 from health.models import Treatment
 from live.snapshots import character_snapshot, characters_for_snapshot
@@ -109,7 +110,7 @@ class _Player(FightSteps, RaceSteps):
                                          options=spec["options"], by=self.narrator,
                                          start_clock=True).pk
         except RuleRefused as exc:
-            raise StepFailed([f"event: {exc.message('en')}"]) from None
+            raise StepFailed([f"event: {refusal_text(exc, 'en')}"]) from None
         event = self.event()
         for key, c in self.script.characters.items():
             team = team_get_or_create(event=event, name=str(c["team"])) if c["team"] else None
@@ -117,7 +118,7 @@ class _Player(FightSteps, RaceSteps):
                 self.ids[key] = character_create(event=event, name=c["name"], sheet=c["sheet"],
                                                  kits=c["kits"], team=team, by=self.narrator).pk
             except RuleRefused as exc:
-                raise StepFailed([f"characters.{key}: {exc.message('en')}"]) from None
+                raise StepFailed([f"characters.{key}: {refusal_text(exc, 'en')}"]) from None
         if self.script.race is not None:
             self.race_setup()
 
@@ -156,7 +157,7 @@ class _Player(FightSteps, RaceSteps):
             if exc.code == step.expect_refused:
                 return f"refused as expected ({exc.code})"
             wanted = f" (expected the refusal {step.expect_refused})" if step.expect_refused else ""
-            raise StepFailed([f"refused ({exc.code}): {exc.message('en')}{wanted}"]) from None
+            raise StepFailed([f"refused ({exc.code}): {refusal_text(exc, 'en')}{wanted}"]) from None
         if step.expect_refused:
             raise StepFailed([f"expected the refusal {step.expect_refused}, "
                               "but the step was accepted" + (f" ({note})" if note else "")])

@@ -11,7 +11,7 @@ from pathlib import Path
 import yaml
 
 from rulesets import RulesetError, get_ruleset
-from rulesets.messages import MESSAGES
+from rulesets.messages import REFUSAL_CODES
 
 NARRATOR = "narrator"
 CLOCK = "clock"  # in `expect:`, the event's clock rather than a character
@@ -253,9 +253,9 @@ class _Steps:
             return Step(number, at_s, "expect", expect=expect)
         kind = kinds[0]
         refused = raw.get("expect_refused")
-        if refused is not None and refused not in MESSAGES and refused not in OTHER_REFUSALS:
+        if refused is not None and refused not in REFUSAL_CODES and refused not in OTHER_REFUSALS:
             raise ValueError(f"expect_refused: unknown refusal code '{refused}' "
-                             f"(known: {', '.join(sorted([*MESSAGES, *OTHER_REFUSALS]))})")
+                             f"(known: {', '.join(sorted([*REFUSAL_CODES, *OTHER_REFUSALS]))})")
         params = _mapping(raw.get("params"), "params")
         if params and kind not in ("do", "treat"):
             raise ValueError(f"'params' goes with do or treat, not {kind}")

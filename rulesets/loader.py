@@ -12,7 +12,7 @@ from pathlib import Path
 import yaml
 
 from .elements import CONDITIONS, ELEMENTS, split_element
-from .messages import LANGUAGES, MESSAGES
+from .messages import LANGUAGES, REFUSAL_CODES
 
 DATA_DIR = Path(__file__).parent / "data"
 # `rules`: applied by the server itself as the outcome of an interaction (a duel's loser),
@@ -437,7 +437,7 @@ def _check_action(c: _Checker, where: str, action: dict, ctx: dict, skills: dict
     for i, req in enumerate(action.get("requires", [])):
         for key in ("when", "value", "refusal"):
             c.need(f"{where}.requires[{i}]", req, key)
-        if req["refusal"] not in MESSAGES:
+        if req["refusal"] not in REFUSAL_CODES:
             c.fail(f"{where}.requires[{i}].refusal", f"unknown message '{req['refusal']}'")
         c.value_ref(f"{where}.requires[{i}]", req, ctx["options"])
     if action.get("actor_needs") and action["actor_needs"] not in ctx.get("capabilities", {}):

@@ -18,8 +18,10 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 from rest_framework.exceptions import NotFound
 
+from common.i18n import Labels
 from health.models import HealthState
 from health.services import character_apply_rules, character_current, characters_lock
 from rulesets import RuleRefused
@@ -35,10 +37,7 @@ DAY_BATCH = 200
 # An instant a little in the past still runs (a narrator typing "now" on a slow phone);
 # further back it is surely a wrong date or time zone.
 PAST_TOLERANCE_S = 10 * 60
-DAY_WORDS = {
-    GameDay.DAWN: {"en": "dawn", "fr": "aube", "es": "amanecer"},
-    GameDay.DAY_END: {"en": "day end", "fr": "fin de journée", "es": "fin del día"},
-}
+DAY_WORDS = Labels({GameDay.DAWN: gettext_noop("dawn"), GameDay.DAY_END: gettext_noop("day end")})
 
 
 # -- writes ---------------------------------------------------------------------------------

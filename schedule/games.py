@@ -19,8 +19,10 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 from rest_framework.exceptions import NotFound
 
+from common.i18n import label
 from health.models import HealthState
 from rulesets import RuleRefused, RulesetError
 from rulesets.loader import Ruleset, check_option
@@ -72,19 +74,16 @@ def _allowed(ruleset: Ruleset, key: str) -> dict:
     choices = ruleset.option_choices.get(key)
     if choices:
         listed = ", ".join(map(str, choices))
-        return {"en": f"one of {listed}", "fr": f"l'une des valeurs {listed}",
-                "es": f"uno de los valores {listed}"}
+        return label(gettext_noop("one of {listed}"), listed=listed)
     if isinstance(default, bool):
-        return {"en": "true or false", "fr": "true ou false", "es": "true o false"}
+        return label(gettext_noop("true or false"))
     if default is None:
-        return {"en": "a number ≥ 0, or null for no limit",
-                "fr": "un nombre ≥ 0, ou null pour aucune limite",
-                "es": "un número ≥ 0, o null para ningún límite"}
+        return label(gettext_noop("a number ≥ 0, or null for no limit"))
     if isinstance(default, (int, float)):
-        return {"en": "a number ≥ 0", "fr": "un nombre ≥ 0", "es": "un número ≥ 0"}
+        return label(gettext_noop("a number ≥ 0"))
     if isinstance(default, list):
-        return {"en": "a list", "fr": "une liste", "es": "una lista"}
-    return {"en": "a text", "fr": "un texte", "es": "un texto"}
+        return label(gettext_noop("a list"))
+    return label(gettext_noop("a text"))
 
 
 # -- writes ---------------------------------------------------------------------------------

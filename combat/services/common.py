@@ -3,7 +3,9 @@ locked in a stable order and brought up to date, and refusals that name the prob
 from __future__ import annotations
 
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
+from common import i18n
 from health.models import HealthState
 from health.services import character_current, characters_lock
 from players.models import Character, Event
@@ -51,7 +53,7 @@ def state_label(event: Event, health: HealthState, now) -> dict:
     rules = event.rules()
     if rules.is_inert(health.as_core(), event.game_time(now)) and \
             not rules.ruleset.states[health.status].get("inert"):
-        return {"fr": "inerte", "es": "inerte", "en": "inert"}
+        return i18n.label(gettext_noop("inert"))
     return rules.ruleset.states[health.status]["labels"]
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import Q
+from django.utils.translation import gettext_noop
 
+from common.i18n import Labels
 from health.services import character_apply_rules, snapshots_changed
 from players.models import Character, Event
 from players.services import journal_write_many
@@ -15,9 +17,9 @@ from ..models import Duel
 from .common import interaction, label, locked, now_and_game, require_able, running_event, someone
 
 WEAPONS = ("stunning", "wounding", "firearm")
-WEAPON_WORDS = {"stunning": {"fr": "assommante", "es": "aturdidora", "en": "stunning"},
-                "wounding": {"fr": "blessante", "es": "cortante", "en": "wounding"},
-                "firearm": {"fr": "à feu", "es": "de fuego", "en": "fire"}}
+# The weapon a defender holds, as the refusal duel_armed_defender words it.
+WEAPON_WORDS = Labels({"stunning": gettext_noop("stunning"), "wounding": gettext_noop("wounding"),
+                       "firearm": gettext_noop("fire")})
 
 
 def open_duels(event: Event, game_s: float, character_ids) -> "Q":

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from common.i18n import message_labels
 from effects.carrying import item_hold
 from effects.models import Item
 from health.services import character_apply_rules
@@ -12,7 +13,6 @@ from players.models import Character
 from players.selectors import clean_code
 from players.services import journal_write_many
 from rulesets import RuleRefused
-from rulesets.messages import labels
 
 from .common import interaction, label, locked, now_and_game, require_fighter, running_event, someone
 from .duels import duels_interrupted
@@ -75,7 +75,7 @@ def firearm_shoot(*, shooter: Character, code: str, victim_code: str, distance_m
     if misfire and event.rules().options.get("misfire_keeps_bullet"):
         _journal(item, "misfired", by, now, [shooter, victim])
         return {"hit": False, "victim": victim.name, "loaded": True,
-                "detail": labels("firearm_misfire")}
+                "detail": message_labels("firearm_misfire")}
     item.loaded = False
     item.save(update_fields=["loaded"])
     hit = distance_m < float(spec["max_range_m"]) and not obstacle and not misfire
@@ -88,8 +88,9 @@ def firearm_shoot(*, shooter: Character, code: str, victim_code: str, distance_m
     _journal(item, "shot" if hit else "missed", by, now, [shooter, victim],
              distance_m=distance_m, obstacle=obstacle)
     return {"hit": hit, "victim": victim.name, "loaded": False,
-            "detail": None if hit else labels("firearm_misfire" if misfire else "firearm_out_of_range",
-                                              max=f"{spec['max_range_m']:g}")}
+            "detail": None if hit else message_labels(
+                "firearm_misfire" if misfire else "firearm_out_of_range",
+                max=f"{spec['max_range_m']:g}")}
 
 
 def _journal(item: Item, what: str, by, now, characters, **detail) -> None:

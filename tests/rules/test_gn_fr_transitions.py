@@ -6,6 +6,7 @@ character: the health state, the exact deadlines, the combat points lost.
 """
 import pytest
 
+from common.i18n import refusal_text
 from rulesets import CharacterState, RuleRefused, Rules, get_ruleset
 
 RS = get_ruleset("gn_fr")
@@ -420,9 +421,9 @@ def test_G16_novice_surgery_refused_outside_a_calm_place(rules, params):
     with pytest.raises(RuleRefused) as exc:
         rules.apply(s, SHEET, "surgery", 800.0, params=params, actor_sheet=NOVICE)
     assert exc.value.code == "calm_place_required"
-    assert "endroit calme" in exc.value.message("fr")
-    assert "calm place" in exc.value.message("en")
-    assert exc.value.message("fr").startswith("Chirurgie")
+    assert "endroit calme" in refusal_text(exc.value, "fr")
+    assert "calm place" in refusal_text(exc.value, "en")
+    assert refusal_text(exc.value, "fr").startswith("Chirurgie")
 
 
 @pytest.mark.parametrize("status_maker", [
@@ -483,7 +484,7 @@ def test_corpse_interaction_refused_on_the_living(rules):
     with pytest.raises(RuleRefused) as exc:
         rules.apply(rules.initial_state(), SHEET, "corpse_interaction", 100.0)
     assert exc.value.code == "not_in_state"
-    assert "Mort" in exc.value.message("fr")
+    assert "Mort" in refusal_text(exc.value, "fr")
 
 
 # -- G21 / G22: never improve, no coup de grâce ---------------------------------------
@@ -566,7 +567,7 @@ def test_G24_set_state_bad_params_refused(rules, params):
     with pytest.raises(RuleRefused) as exc:
         rules.apply(rules.initial_state(), SHEET, "set_state", 100.0, params=params)
     assert exc.value.code == "bad_input"
-    assert exc.value.message("fr").startswith("Requête invalide")
+    assert refusal_text(exc.value, "fr").startswith("Requête invalide")
 
 
 # -- TM1: the inert minute ----------------------------------------------------------
@@ -773,11 +774,11 @@ def test_first_aid_refused_on_healthy_or_tired(rules, maker, fr_state, en_state)
         rules.apply(s, WEAK, "first_aid", 120.0, actor_sheet=EXPERT)
     err = exc.value
     assert err.code == "not_in_state"
-    fr, en = err.message("fr"), err.message("en")
+    fr, en = refusal_text(err, "fr"), refusal_text(err, "en")
     assert fr == ("Premiers secours ne s'applique qu'à : Blessé, Dans le coma ; "
                   f"ce personnage est {fr_state}.")
     assert en == f"First aid applies to Wounded, In a coma; this character is {en_state}."
-    assert "Herido" in err.message("es")
+    assert "Herido" in refusal_text(err, "es")
 
 
 @pytest.mark.parametrize("actor", [
@@ -791,9 +792,9 @@ def test_first_aid_missing_skill(rules, actor):
     with pytest.raises(RuleRefused) as exc:
         rules.apply(s, SHEET, "first_aid", 200.0, actor_sheet=actor)
     assert exc.value.code == "missing_skill"
-    assert exc.value.message("fr") == ("Premiers secours demande la compétence Premiers "
+    assert refusal_text(exc.value, "fr") == ("Premiers secours demande la compétence Premiers "
                                        "secours sur votre fiche de personnage.")
-    assert exc.value.message("en") == ("First aid needs the skill First aid on your "
+    assert refusal_text(exc.value, "en") == ("First aid needs the skill First aid on your "
                                        "character sheet.")
 
 
@@ -803,7 +804,7 @@ def test_surgery_missing_skill(rules):
         rules.apply(s, SHEET, "surgery", 200.0, params={"calm_place": True},
                     actor_sheet={"skills": {"first_aid": "expert"}})
     assert exc.value.code == "missing_skill"
-    assert "Chirurgie" in exc.value.message("fr")
+    assert "Chirurgie" in refusal_text(exc.value, "fr")
 
 
 def test_refusal_leaves_the_state_untouched(rules):
@@ -818,8 +819,8 @@ def test_unknown_action(rules):
     with pytest.raises(RuleRefused) as exc:
         rules.apply(rules.initial_state(), SHEET, "fireball", 100.0)
     assert exc.value.code == "unknown_action"
-    assert "fireball" in exc.value.message("fr")
-    assert "hit_stunning" in exc.value.message("en")
+    assert "fireball" in refusal_text(exc.value, "fr")
+    assert "hit_stunning" in refusal_text(exc.value, "en")
 
 
 @pytest.mark.parametrize("params", [{"calm_place": "yes"}, {"calm_place": 1},
@@ -829,7 +830,7 @@ def test_bad_param(rules, params):
     with pytest.raises(RuleRefused) as exc:
         rules.apply(s, SHEET, "surgery", 200.0, params=params, actor_sheet=EXPERT)
     assert exc.value.code == "bad_input"
-    assert exc.value.message("en").startswith("Invalid request")
+    assert refusal_text(exc.value, "en").startswith("Invalid request")
 
 
 def test_param_on_an_action_without_params(rules):
@@ -887,7 +888,7 @@ def test_malformed_skill_level_is_refused_not_a_crash(rules, level):
             rules.apply(s, SHEET, action, 200.0, params=params,
                         actor_sheet={"skills": {action: level}})
         assert exc.value.code == "bad_input"
-        assert "novice, expert" in exc.value.message("en")
+        assert "novice, expert" in refusal_text(exc.value, "en")
 
 
 def test_skill_without_levels_accepts_true(rules):

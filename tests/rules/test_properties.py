@@ -2,6 +2,7 @@
 times, under random option variants (Appendix A of the spec)."""
 from hypothesis import given, settings, strategies as st
 
+from common.i18n import refusal_text
 from rulesets import RuleRefused, Rules, get_ruleset
 
 RS = get_ruleset("gn_fr")
@@ -190,7 +191,7 @@ def test_apply_is_deterministic_and_does_not_mutate(overrides, sheet, history, l
                               params=params_for(action, calm, target), actor_sheet=medic)
             results.append(("ok", out.state, out.events))
         except RuleRefused as exc:
-            results.append(("refused", exc.code, exc.message("fr"), exc.message("en")))
+            results.append(("refused", exc.code, refusal_text(exc, "fr"), refusal_text(exc, "en")))
     assert results[0] == results[1]
     assert state.to_json() == snapshot
 

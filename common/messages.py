@@ -1,0 +1,201 @@
+"""The refusals the app itself words (RuleRefused codes), as English msgids of the
+server's catalogue (locale/<lang>/LC_MESSAGES/django.po); common/i18n.py renders them.
+
+Every code of rulesets.messages.REFUSAL_CODES has an entry here (tests/test_catalogue.py).
+"""
+from __future__ import annotations
+
+from django.utils.translation import gettext_noop
+
+MESSAGES = {
+    "not_in_state": gettext_noop("{action} applies to {allowed}; this character is {state}."),
+    "missing_skill": gettext_noop("{action} needs the skill {skill} on your character sheet."),
+    "unknown_action": gettext_noop("Unknown action '{action}'. Known actions: {known}."),
+    "calm_place_required": gettext_noop(
+        "{action} at this level needs the patient comfortably installed in a calm place."),
+    "no_kit": gettext_noop("You have no {kit} left; ask the organisers for one."),
+    "not_now": gettext_noop("{action} does not apply right now."),
+    "not_enough_points": gettext_noop("{action} needs more {point} than you have ({have})."),
+    "not_applicable": gettext_noop(
+        "{action} applies to {allowed}; it cannot be given to this character now."),
+    "actor_cannot": gettext_noop("{action}: you cannot do that while {state}."),
+    "firearm_misfire": gettext_noop("Misfire: the cap did not go off; the shot does nothing."),
+    "hit_not_valid": gettext_noop(
+        "A melee blow to the head or neck does not count; only a ranged hit there does "
+        "(as torso)."),
+    # Fights between characters (combat/services).
+    "not_in_this_game": gettext_noop("There is no {what} in this game's rules."),
+    "not_yourself": gettext_noop("{what}: choose someone other than yourself."),
+    "cannot_fight_now": gettext_noop("{what}: {name} cannot take part now ({state})."),
+    "already_fighting": gettext_noop("{name} is already in a {what}; finish it first."),
+    "duel_armed_defender": gettext_noop(
+        "No bare-hand fight against someone holding a {weapon} weapon: the duel does not "
+        "happen."),
+    "not_your_turn": gettext_noop("Only {name} can answer this."),
+    "fight_closed": gettext_noop("This {what} is over ({status})."),
+    # The airsoft medic (combat/services/heals.py).
+    "interaction_off": gettext_noop("{what} is off in this game (the scenario's option {option})."),
+    "not_teammate": gettext_noop(
+        "{what}: {name} is not in your team; only a teammate can do this."),
+    "medic_busy": gettext_noop("You are already looking after {name} ({what}); stop that first."),
+    "patient_taken": gettext_noop(
+        "{name} is already in another medic's hands ({what}): one medic at a time."),
+    "heal_not_taken": gettext_noop(
+        "{what} no longer works on {name}: the scenario limits how often a player may be "
+        "healed."),
+    "extraction_needs_request": gettext_noop(
+        "{what}: {name} has not asked for a medic; this scenario allows it only after the"
+        " request."),
+    "challenge_lapsed": gettext_noop(
+        "The challenge lapsed: it had to be confirmed within {seconds} s."),
+    "union_outnumbered": gettext_noop(
+        "Strength in numbers needs strictly more than {ratio} attackers per defender: "
+        "{attackers} against {defenders}."),
+    "union_weapon_drawn": gettext_noop(
+        "Strength in numbers works only bare-handed, when nobody has drawn a weapon."),
+    "no_union_against": gettext_noop("No claim of strength in numbers is pending against {name}."),
+    "not_searchable": gettext_noop("{name} is not inert: only an inert character can be searched."),
+    "firearm_not_held": gettext_noop("You are not holding {item}."),
+    "firearm_empty": gettext_noop(
+        "{item} is not loaded (no caps on the trigger): the shot does nothing."),
+    "firearm_loaded_already": gettext_noop("{item} is already loaded."),
+    "firearm_out_of_range": gettext_noop(
+        "A shot counts only under {max} m with no obstacle: this one does nothing."),
+    "not_ready": gettext_noop("{action} is not finished: {remaining} s left."),
+    "game_paused": gettext_noop("The game is paused (game stop); only organisers can act."),
+    "game_not_paused": gettext_noop("The game is already running."),
+    "game_already_paused": gettext_noop("The game is already paused."),
+    "not_declarable": gettext_noop("You cannot declare {action} yourself."),
+    "treatment_closed": gettext_noop("This treatment is already {status}."),
+    "unknown_code": gettext_noop("No character of this event has the code '{code}'."),
+    "bad_input": gettext_noop("Invalid request: {detail}"),
+    "idempotency_conflict": gettext_noop(
+        "This idempotency key was already used for a different request."),
+    "forbidden": gettext_noop("You may not see or act on this."),
+    "invalid_login": gettext_noop(
+        "This login link is invalid, expired or already used; ask an organiser for a new "
+        "one."),
+    "bad_option": gettext_noop("Unknown or invalid option '{option}': {detail}"),
+    "too_many_logins": gettext_noop(
+        "Too many failed login attempts from this network; try again in {minutes} min."),
+    "body_too_large": gettext_noop("The request body is larger than {limit_kib} KiB."),
+    "malformed_json": gettext_noop(
+        "The request body is not valid JSON (line {line}, column {column})."),
+    "nul_character": gettext_noop(
+        "The request contains a NUL character (\\u0000), which cannot be stored."),
+    "json_too_deep": gettext_noop("The request body is nested more than {max_depth} levels deep."),
+    # Objects with a tag (effects/items.py).
+    "unknown_item": gettext_noop("No object of this game has the code '{code}'."),
+    "item_used": gettext_noop("{item} was already used: it works only once."),
+    "item_not_usable": gettext_noop("{item} cannot be used this way."),
+    "item_self_only": gettext_noop(
+        "{item} applies to whoever handles it: only a medicine can be given to someone "
+        "else."),
+    # Locks (effects/locks.py) and requests to the organisers (effects/requests.py).
+    "lock_already": gettext_noop("{item}: the padlock is already on the {loop} loop."),
+    "requests_waiting": gettext_noop(
+        "You already have {count} requests waiting for the organisers; wait for an "
+        "answer."),
+    "request_answered": gettext_noop("This request was already answered."),
+    # Carga: carrying objects (effects/carrying.py).
+    "item_carried_already": gettext_noop("{name} already carries {item}."),
+    "item_not_carried": gettext_noop("{name} does not carry {item}: there is nothing to drop."),
+    "item_not_carriable": gettext_noop(
+        "{item} is a lock: it stays on its door and cannot be carried."),
+    # Dawns and day ends scheduled by the organisers (players/days.py).
+    "no_days": gettext_noop("The rules of this game ({ruleset}) have no {kind} to schedule."),
+    "day_already_scheduled": gettext_noop("A {kind} is already scheduled at {at}."),
+    "day_done": gettext_noop(
+        "This {kind} already took place ({at}); it can no longer be cancelled."),
+    "day_running": gettext_noop(
+        "This {kind} is being applied to the characters right now; it can no longer be "
+        "cancelled."),
+    # The airsoft club's register and sanctions (players/club.py).
+    "unknown_member": gettext_noop("No club member has the number or licence '{member}'."),
+    "member_exists": gettext_noop(
+        "The licence number {licence} is already {name}'s (member {id})."),
+    "member_excluded": gettext_noop(
+        "{name} may not play: {kind} until {until} (decided {decided}). Check-in refused."),
+    "member_banned": gettext_noop(
+        "{name} is permanently banned from the field (decided {decided}). Check-in "
+        "refused."),
+    "member_not_linked": gettext_noop(
+        "{name} did not check in as a club member: name the member instead."),
+    "sanction_needs_organiser": gettext_noop(
+        "Only the organisers decide the sanction of a grave fault ({kind}); referees "
+        "record warnings and sanction-outs."),
+    "revoke_needs_organiser": gettext_noop(
+        "Only the organisers revoke a sanction (after the committee's review, when "
+        "needed)."),
+    "exclusion_end_required": gettext_noop(
+        "An exclusion needs its end date (ends_at), at most one year from now ({limit})."),
+    "exclusion_too_long": gettext_noop(
+        "An exclusion lasts at most one year: it may end on {limit} at the latest, not "
+        "{asked}."),
+    "exclusion_in_past": gettext_noop(
+        "The end of an exclusion must be in the future, not {asked}."),
+    "end_not_applicable": gettext_noop(
+        "Only an exclusion takes an end date (ends_at); {kind} does not."),
+    "sanction_revoked_already": gettext_noop("This sanction was already revoked on {at} by {who}."),
+    "sanction_escalated": gettext_noop(
+        "Repeated cheating is a grave fault (rule B13; earlier cheating: sanction "
+        "{previous} of {date}): recorded as {kind} instead of {asked}."),
+    "cheating_first_grave": gettext_noop(
+        "This event's option cheating_first_offence is grave: recorded as {kind} instead "
+        "of {asked}."),
+    # The chrony station (combat/chrony.py): a check's reasons, and the pass label.
+    "chrony_speed_or_energy": gettext_noop(
+        "Give either the BB's speed (speed_mps) or the energy measured (energy_j): one of"
+        " the two."),
+    "chrony_too_powerful": gettext_noop("{energy} J > {max} J"),
+    "chrony_calibre": gettext_noop("calibre {calibre} mm: only {allowed} mm is allowed"),
+    "chrony_full_auto": gettext_noop("full-auto used: full-auto is forbidden"),
+    "chrony_cheat": gettext_noop(
+        "Proven cheating: {replica} ({code}) passed the chrony at check-in ({passed_at}) "
+        "and failed a control during the games: {reasons}."),
+    "replica_not_checked": gettext_noop(
+        "No pass label for {replica} ({code}): it has not been through the chrony yet."),
+    "replica_failed": gettext_noop(
+        "No pass label for {replica} ({code}): its latest chrony check failed "
+        "({reasons})."),
+    # The games of an airsoft day (players/games.py).
+    "game_option_unknown": gettext_noop(
+        "Unknown scenario option '{option}'. The options of this game are: {known}."),
+    "game_option_invalid": gettext_noop(
+        "Scenario option '{option}' cannot be {value}: it must be {allowed}."),
+    "game_already_started": gettext_noop("Game {number} has already started ({at})."),
+    "game_in_progress": gettext_noop(
+        "Game {number} is still being played: end it before starting game {next}."),
+    "game_not_started": gettext_noop("Game {number} has not started yet: there is nothing to end."),
+    "game_already_ended": gettext_noop("Game {number} has already ended ({at})."),
+    # The zombie race (race/, docs/race.md); bad input answers `bad_input` with a detail from race/labels.py.
+    "race_gear_missing": gettext_noop(
+        "{name} cannot start: mandatory gear not checked: {missing}."),
+    "race_already_started": gettext_noop("{name} has already started."),
+    "race_not_racing": gettext_noop("{name} is not racing ({status})."),
+    "race_no_life_left": gettext_noop("{name} has no life left: no flag can be pulled."),
+    "race_loss_already_voided": gettext_noop("This life loss was already voided ({reason})."),
+    "race_finger_taken": gettext_noop("Finger {finger} is already given to {name}."),
+    "race_not_ended": gettext_noop("{name} has not finished: the finger comes back at the finish."),
+    "race_already_returned": gettext_noop("The finger and deposit of {name} are already settled."),
+    "race_deposit_kept": gettext_noop(
+        "{name} is disqualified: the deposit is kept (option dq_deposit_returned)."),
+    "race_disqualified": gettext_noop("{name} is disqualified: punches no longer count."),
+    "race_not_team": gettext_noop("{name} runs solo: there is no carrier to change."),
+    "race_checkpoint_exists": gettext_noop("Course {course} already has a balise {code}."),
+    "race_course_exists": gettext_noop("This race already has a course {course}."),
+    "race_already_ended": gettext_noop("{name} is already out of the race ({status})."),
+}
+
+
+# What the printed object labels say (frontend/views.py printable_labels); kept here so
+# that makemessages, which skips frontend/ (the phone's own catalogue), finds them.
+OBJECT_LABEL_WORDS = {
+    "verso": gettext_noop("Back — fold it; read only by whoever ingests or opens it"),
+    "lock": gettext_noop(
+        "Lock: padlock on the green loop = open, on the red one = closed. Scan this code to "
+        "open or close it, then move the padlock to the other loop. Never put it anywhere "
+        "else."),
+    "closed": gettext_noop("To set up: padlock on the red loop (closed)"),
+    "open": gettext_noop("To set up: padlock on the green loop (open)"),
+}
