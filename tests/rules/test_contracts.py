@@ -81,7 +81,9 @@ def test_reading_an_undeclared_option_names_it_and_the_ruleset():
 
 
 def _source(module: str) -> str:
-    return (ROOT / module).read_text(encoding="utf-8")
+    path = ROOT / module
+    assert path.exists(), f"rulesets/contracts.py names {module}, which is not there: update used_by"
+    return path.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("name", sorted(FEATURES))
