@@ -110,3 +110,10 @@ def test_no_app_code_reads_options_with_a_silent_default():
     # The accessors themselves (Rules.option, Ruleset.default) are the places that index them.
     accessors = ("rulesets/engine.py:", "rulesets/loader.py:")
     assert all(place.startswith(accessors) for place in found), found
+
+
+def test_a_worsening_entry_needs_the_never_improve_option(tmp_path):
+    data = _data("gn_fr")
+    del data["options"]["combat"]["never_improve"]
+    with pytest.raises(RulesetError, match=r"enter\.worsening: reads the option 'never_improve'"):
+        _load(tmp_path, "gn_fr", data)
