@@ -14,21 +14,25 @@ from club.services import local_text, sanction_record, staff_role
 from common.i18n import message_labels, message_text
 from players.models import Character, Event
 from players.services import journal_write
-from rulesets import RuleRefused
+from rulesets import RuleRefused, Rules, get_ruleset
 from rulesets.messages import pick
 
 from club.models import ChronyCheck, Replica
 
-# The club's limits when the event's rules name none. The airsoft ruleset will carry
-# them as options (Appendix A `safety`), read by chrony_limits.
-CHRONY_DEFAULTS = {"max_power_joule": 1.2, "calibre_mm": 6, "full_auto": "forbidden"}
+# A replica checked outside an event, or at an event whose ruleset has no chrony (a
+# LARP), is held to the club's limits: the airsoft ruleset's defaults (Appendix A `safety`).
+CLUB_RULESET = "airsoft_rats"
 
 
 # --- reads -------------------------------------------------------------------------------
 
 def chrony_limits(event: Event | None) -> dict:
-    options = event.rules().options if event is not None else {}
-    return {key: options.get(key, default) for key, default in CHRONY_DEFAULTS.items()}
+    rules = event.rules() if event is not None else None
+    if rules is None or not rules.has("chrony"):
+        club = get_ruleset(CLUB_RULESET)
+        rules = Rules(club, club.options)
+    return {"max_power_joule": rules.option("max_power_joule"),
+            "calibre_mm": rules.option("calibre_mm"), "full_auto": rules.option("full_auto")}
 
 
 def energy_joules(*, bb_weight_g: float, speed_mps: float) -> float:

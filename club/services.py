@@ -293,7 +293,9 @@ def sanction_record(*, event: Event, member: Member, kind: str, reason: str, by,
     if cheating and Sanction.LEVEL_OF[kind] == Sanction.LIGHT:
         previous = (member.sanctions.filter(cheating=True, revoked_at__isnull=True)
                     .order_by("-decided_at", "-id").first())
-        first_is_grave = event.rules().options.get("cheating_first_offence", "light") == "grave"
+        rules = event.rules()
+        first_is_grave = rules.has("club_sanctions") \
+            and rules.option("cheating_first_offence") == "grave"
         if previous is not None or first_is_grave:
             kind = Sanction.REMOVED
     if character is None:

@@ -123,8 +123,8 @@ def _beating_view(event: Event, beating: Acharnement, role: str, game_s: float) 
 
 # Whether the medic may shoot meanwhile (spec §4.1): the scenario's option, else the
 # rulebook ("ne peut pas tirer pendant le soin"; "pendant l'extraction ... peut tirer").
-MEDIC_CAN_SHOOT = {Heal.HEAL: ("healing_medic_can_shoot", False),
-                   Heal.EXTRACTION: ("extraction_medic_can_shoot", True)}
+MEDIC_CAN_SHOOT = {Heal.HEAL: "healing_medic_can_shoot",
+                   Heal.EXTRACTION: "extraction_medic_can_shoot"}
 
 
 def _heal_view(event: Event, heal: Heal, role: str, game_s: float) -> dict:
@@ -140,12 +140,11 @@ def _heal_view(event: Event, heal: Heal, role: str, game_s: float) -> dict:
             "ends": _countdown(event, heal.ends_game_s, game_s)
             if running and heal.ends_game_s is not None else None}
     if running and heal.ends_game_s is not None:
-        first = int(rules.options.get("hit_count_s") or 0) + 1
+        first = int(rules.option("hit_count_s") or 0) + 1
         view["count"] = {"from": first,
                          "to": first + round(heal.ends_game_s - heal.started_game_s) - 1}
     if running and role == "medic":
-        option, default = MEDIC_CAN_SHOOT[heal.kind]
-        can_shoot = bool(rules.options.get(option, default))
+        can_shoot = bool(rules.option(MEDIC_CAN_SHOOT[heal.kind]))
         view["can_shoot"] = can_shoot
         view["cannot"] = [] if can_shoot or "shoot" not in rules.ruleset.capabilities else \
             [{"key": "shoot", "label": rules.ruleset.capabilities["shoot"]["labels"]}]

@@ -31,7 +31,7 @@ def item_load(item: Item, rules) -> int:
     """An object's weight: its own, else the ruleset's default (S14)."""
     if item.load is not None:
         return item.load
-    return int(rules.option(rules.ruleset.load["default_item_load"]))
+    return int(rules.resolve(rules.ruleset.load["default_item_load"]))
 
 
 def _sheet_gear(sheet: dict, default: int) -> list[dict]:
@@ -66,15 +66,15 @@ def load_view(character: Character, rules) -> dict | None:
     if not spec:
         return None
     rules = rules.for_sheet(character.sheet)
-    default = int(rules.option(spec["default_item_load"]))
+    default = int(rules.resolve(spec["default_item_load"]))
     held = getattr(character, "held_items", None)
     if held is None:
         held = list(Item.objects.filter(holder=character).only("id", "name", "code", "load"))
     items = _sheet_gear(character.sheet, default) + [
         {"name": item.name, "load": item_load(item, rules), "code": item.code} for item in held]
     total = sum(item["load"] for item in items)
-    capacity = int(rules.option(spec["capacity"]))
-    overload_max = capacity + int(rules.option(spec["overload_margin"]))
+    capacity = int(rules.resolve(spec["capacity"]))
+    overload_max = capacity + int(rules.resolve(spec["overload_margin"]))
     status = load_status(total, capacity, overload_max - capacity)
     return {"items": items, "total": total, "capacity": capacity, "overload_max": overload_max,
             "status": status, "label": label(STATUSES[status][0]),

@@ -19,8 +19,6 @@ from rulesets.messages import pick
 from .models import Effect
 from .active import effect_view
 
-CONFLICT_S = 120  # "unos dos minutos" (septenario §0), when the option is missing
-
 
 @transaction.atomic
 def effect_push(*, event: Event, characters: list[Character] | None, text: str | None,
@@ -107,8 +105,7 @@ def effect_durations(*, event: Event, characters: list[Character] | None, game_s
     if duration_s or until_removed or event.rules().ruleset.effect_default != "conflict":
         return {c: duration_s or None for c in reached}
     def gap(sheet=None) -> float:  # a Rasgo may change it for its bearer, as for blows
-        options = event.rules().for_sheet(sheet).options
-        return float(options.get("conflict_gap_s", CONFLICT_S))
+        return float(event.rules().for_sheet(sheet).option("conflict_gap_s"))
     if characters is None:
         return {None: gap()}
     values = dict(HealthState.objects.filter(pk__in=[c.pk for c in characters])

@@ -47,7 +47,7 @@ def _armour(rules: Rules, state: CharacterState, sheet: dict, *, in_conflict: bo
     kind = sheet.get("armour") or "none"
     if kind == "none":
         return None
-    base = armour_base(rules.for_sheet(sheet).options, sheet)  # as the hits count it
+    base = armour_base(rules.for_sheet(sheet), sheet)  # as the hits count it
     next_conflict = max(0, base - int(state.values.get("armour_lost") or 0))
     return {"kind": kind, "base": base, "next_conflict": next_conflict,
             "left_now": int(state.values.get("armour_left") or 0) if in_conflict else next_conflict}

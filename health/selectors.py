@@ -42,7 +42,7 @@ def points_view(rules, state, sheet, timers: list[dict]) -> list[dict]:
         base = int(sheet.get(spec["base"], 0)) if spec.get("base") else None
         lowered = bool(spec.get("loss") and state.values.get(spec["loss"]))
         recovery = next((t for t in timers if t["key"] == spec.get("recovers_with")), None)
-        top = rules.option(spec["max"]) if spec.get("max") is not None else None
+        top = rules.resolve(spec["max"]) if spec.get("max") is not None else None
         points.append({"key": key, "label": spec["labels"], "base": base, "max": top,
                        "value": rules.point_value(state, sheet, key),
                        "recovers": recovery if lowered else None})

@@ -108,11 +108,11 @@ def character_create(*, event: Event, name: str, sheet: dict | None = None,
     initial health."""
     sheet = sheet or {}
     base = sheet.get("combat_base")
-    options = event.rules().options
-    if base is not None and not (options.get("combat_base_min", 0) <= base
-                                 <= options.get("combat_base_max", 99)):
-        raise RuleRefused("bad_input", detail=f"combat_base must be between "
-                          f"{options.get('combat_base_min', 0)} and {options.get('combat_base_max')}")
+    rules = event.rules()
+    if base is not None and rules.has("combat_base"):
+        low, high = rules.option("combat_base_min"), rules.option("combat_base_max")
+        if not low <= base <= high:
+            raise RuleRefused("bad_input", detail=f"combat_base must be between {low} and {high}")
     user = get_user_model().objects.create_user(username=f"e{event.pk}-{secrets.token_hex(6)}")
     character = Character.objects.create(event=event, name=name, sheet=sheet, kits=kits or {},
                                          team=team, user=user)
@@ -163,7 +163,8 @@ def character_psych_set(*, character: Character, psych: dict, by) -> Character:
     """Narrators change the psychological traits (A16: integers, no automation); the
     player reads them on their sheet."""
     event = character.event
-    traits = list(event.rules().options.get("psych_traits") or [])
+    rules = event.rules()
+    traits = list(rules.option("psych_traits") or []) if rules.has("psych_traits") else []
     unknown = sorted(set(psych) - set(traits))
     if unknown:
         raise RuleRefused("bad_input", detail=f"unknown trait(s) {', '.join(unknown)}; "

@@ -3,10 +3,10 @@
 Nothing in this package imports Django: the core takes time as an argument and is
 deterministic, so every rule can be tested in microseconds.
 """
-from .engine import CharacterState, Outcome, Rules, RuleRefused
+from .engine import CharacterState, Outcome, Rules, RuleRefused, UnknownOption
 from .loader import RulesetError, load_ruleset, available_rulesets, get_ruleset
 
 __all__ = [
-    "CharacterState", "Outcome", "Rules", "RuleRefused",
+    "CharacterState", "Outcome", "Rules", "RuleRefused", "UnknownOption",
     "RulesetError", "load_ruleset", "available_rulesets", "get_ruleset",
 ]

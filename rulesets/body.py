@@ -17,21 +17,17 @@ RANGED = {"missile", "firearm"}
 WOODEN = "wooden"
 
 
-def _opt(work: Work, key: str):
-    return work.rules.options[key]
-
-
 ARMOUR_OPTIONS = {"light": "armour_light", "heavy": "armour_heavy"}
 
 
-def armour_base(options: dict, sheet: dict) -> int:
+def armour_base(rules, sheet: dict) -> int:
     """The armour points per Conflict of the sheet's armour (none: 0), before losses."""
     option = ARMOUR_OPTIONS.get(sheet.get("armour") or "none")
-    return int(options[option]) if option else 0
+    return int(rules.option(option)) if option else 0
 
 
 def _armour_base(work: Work) -> int:
-    return armour_base(work.rules.options, work.sheet)
+    return armour_base(work.rules, work.sheet)
 
 
 @element("conflict_touch")
@@ -42,7 +38,7 @@ def conflict_touch(work: Work) -> None:
     if until is None or work.at >= until:
         set_values(work, armour_left=max(0, _armour_base(work) - int(work.values.get("armour_lost", 0))),
                    conflict_wounded=False, conflict_started=work.at)
-    set_values(work, conflict_until=work.at + float(_opt(work, "conflict_gap_s")))
+    set_values(work, conflict_until=work.at + float(work.rules.option("conflict_gap_s")))
 
 
 @element("conflict_end")
@@ -57,14 +53,14 @@ def _where(work: Work) -> tuple[str, str, int]:
     location = work.params.get("location") or "unspecified"
     weapon = work.params.get("weapon") or "standard"
     if weapon == "firearm":
-        return "torso", weapon, int(_opt(work, "firearm_damage"))
+        return "torso", weapon, int(work.rules.option("firearm_damage"))
     if location in ("head", "neck"):
-        if weapon not in RANGED and location in _opt(work, "valid_melee_excludes"):
+        if weapon not in RANGED and location in work.rules.option("valid_melee_excludes"):
             raise RuleRefused("hit_not_valid")
         location = "torso"  # "a estos efectos la cabeza se considera torso"
     if location == "unspecified":
         location = "torso"
-    return location, weapon, int(_opt(work, "weapon_damage"))
+    return location, weapon, int(work.rules.option("weapon_damage"))
 
 
 def _absorb(work: Work, weapon: str, amount: int) -> int:
@@ -85,7 +81,7 @@ def _wear_armour(work: Work, weapon: str) -> None:
     wearer is wounded (S7); piercing damage does not wear it unless the option says so."""
     if _armour_base(work) == 0 or work.values.get("conflict_wounded"):
         return
-    if weapon in PIERCING and not _opt(work, "piercing_degrades_armour"):
+    if weapon in PIERCING and not work.rules.option("piercing_degrades_armour"):
         return
     set_values(work, conflict_wounded=True,
                armour_lost=int(work.values.get("armour_lost", 0)) + 1)
@@ -98,15 +94,15 @@ def _record(work: Work, location: str, weapon: str, amount: int) -> int:
     `wooden_points_expire: false` only keeps the point counting after that."""
     stunned_until = expires = None
     if weapon == WOODEN:
-        stunned_until = work.at + float(_opt(work, "wooden_limb_stun_s"))
-        if _opt(work, "wooden_points_expire"):
+        stunned_until = work.at + float(work.rules.option("wooden_limb_stun_s"))
+        if work.rules.option("wooden_points_expire"):
             expires = stunned_until
     points = list(work.values.get("damage") or [])
     points += [{"location": location, "weapon": weapon, "at": work.at, "expires_at": expires,
                 "stunned_until": stunned_until} for _ in range(amount)]
     set_values(work, damage=points)
     if stunned_until is not None:
-        set_timer(work, "wooden", float(_opt(work, "wooden_limb_stun_s")), keep="min")
+        set_timer(work, "wooden", float(work.rules.option("wooden_limb_stun_s")), keep="min")
     return len(points)
 
 

@@ -61,7 +61,7 @@ class Work:
 
     def resolve(self, value: Any) -> Any:
         if isinstance(value, str) and value.startswith("$"):
-            return self.rules.options[value[1:]]
+            return self.rules.option(value)
         if isinstance(value, str) and value.startswith("@"):
             return self.params.get(value[1:])
         if isinstance(value, dict) and "by_level" in value:
@@ -77,10 +77,10 @@ class Work:
         return value
 
     def allowed(self, conditions: dict) -> bool:
-        options, values = self.rules.options, self.values
-        if "when_option" in conditions and not options[conditions["when_option"]]:
+        option, values = self.rules.option, self.values
+        if "when_option" in conditions and not option(conditions["when_option"]):
             return False
-        if "unless_option" in conditions and options[conditions["unless_option"]]:
+        if "unless_option" in conditions and option(conditions["unless_option"]):
             return False
         if "when_value" in conditions and not values.get(conditions["when_value"]):
             return False
@@ -88,8 +88,8 @@ class Work:
             return False
         if "when_param" in conditions and not self.params.get(conditions["when_param"]):
             return False
-        for option, expected in (conditions.get("when_option_is") or {}).items():
-            if options[option] != expected:
+        for name, expected in (conditions.get("when_option_is") or {}).items():
+            if option(name) != expected:
                 return False
         for value, expected in (conditions.get("when_value_is") or {}).items():
             if values.get(value) != expected:
@@ -107,11 +107,11 @@ class Work:
             limit = self.resolve(limit)   # an option left at null sets no limit
             if limit is not None and int(values.get(value) or 0) >= int(limit):
                 return False
-        for option, member in (conditions.get("when_option_has") or {}).items():
-            if member not in (options[option] or []):
+        for name, member in (conditions.get("when_option_has") or {}).items():
+            if member not in (option(name) or []):
                 return False
-        for option, member in (conditions.get("unless_option_has") or {}).items():
-            if member in (options[option] or []):
+        for name, member in (conditions.get("unless_option_has") or {}).items():
+            if member in (option(name) or []):
                 return False
         return True
 
@@ -145,7 +145,7 @@ def enter(work: Work, state: str, worsening: bool = False) -> None:
     in state X" never heals them)."""
     target = work.resolve(state)
     states = work.rules.ruleset.states
-    if worsening and work.rules.options.get("never_improve", True):
+    if worsening and work.rules.option("never_improve"):
         if states[target]["severity"] < states[work.status]["severity"]:
             return
     before = work.status

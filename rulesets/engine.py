@@ -13,7 +13,11 @@ from typing import Any
 from .elements import ELEMENTS, Work, run_elements
 from .messages import RuleRefused
 
-__all__ = ["CharacterState", "Outcome", "Rules", "RuleRefused"]
+__all__ = ["CharacterState", "Outcome", "Rules", "RuleRefused", "UnknownOption"]
+
+
+class UnknownOption(LookupError):
+    """Code read an option its ruleset does not declare."""
 
 
 @dataclass(frozen=True)
@@ -77,11 +81,25 @@ class Rules:
         timer = self.ruleset.inert_timer
         return bool(timer and state.timers.get(timer, -1) > at)
 
-    def option(self, value):
-        """A ruleset parameter that may name an option (`$union_ratio`)."""
+    def option(self, name: str):
+        """The event's value of one option, `$name` as the data writes it or `name`. An
+        option the ruleset does not declare is a mistake in the code, never a default."""
+        key = name[1:] if name.startswith("$") else name
+        try:
+            return self.options[key]
+        except KeyError:
+            raise UnknownOption(f"ruleset {self.key} has no option '{key}' "
+                                f"(declare it in {self.key}.yaml)") from None
+
+    def resolve(self, value):
+        """A ruleset parameter that may name an option (`$union_ratio`) or be the value."""
         if isinstance(value, str) and value.startswith("$"):
-            return self.options[value[1:]]
+            return self.option(value)
         return value
+
+    def has(self, feature: str) -> bool:
+        """Whether the ruleset has this feature of rulesets/contracts.py."""
+        return self.ruleset.has(feature)
 
     def point_value(self, state: CharacterState, sheet: dict, key: str) -> int | None:
         """A score as it stands: the sheet's base minus the temporary loss, 0 in the states
@@ -100,7 +118,7 @@ class Rules:
         action = self.action_spec(action_key)
         if state.status not in action["outcomes"]:
             return False
-        if action.get("states_option") and state.status not in self.options[action["states_option"]]:
+        if action.get("states_option") and state.status not in self.option(action["states_option"]):
             return False
         if action.get("when_value") and not state.values.get(action["when_value"]):
             return False
@@ -211,7 +229,7 @@ class Rules:
         action = self.action_spec(action_key)
         if not action.get("states_option"):
             return list(action["outcomes"])
-        return [s for s in self.options[action["states_option"]] if s in action["outcomes"]]
+        return [s for s in self.option(action["states_option"]) if s in action["outcomes"]]
 
     def with_defaults(self, action_key: str, params: dict | None) -> dict:
         declared = self.action_spec(action_key).get("params") or {}

@@ -11,44 +11,11 @@ from pathlib import Path
 
 import yaml
 
-from .elements import CONDITIONS, ELEMENTS, split_element
-from .messages import LANGUAGES, REFUSAL_CODES
+from .checks import Checker, RulesetError, check_action, check_contracts, check_extras, \
+    check_interaction
+from .elements import split_element
 
 DATA_DIR = Path(__file__).parent / "data"
-# `rules`: applied by the server itself as the outcome of an interaction (a duel's loser),
-# never declared from a phone.
-# `other`: any other character acting on this one after scanning its code (a killing
-# blow), timed like a treatment but needing no skill.
-ROLES = {"self", "medic", "other", "narrator", "rules"}
-
-# Interactions between characters: each key is one handler of the combat app, and each
-# parameter what it must name in the file. An unknown key or parameter fails at load.
-INTERACTIONS = {
-    "duel": {"score": "point", "in_states": "states", "confirm_within_s": "number",
-             "winner": "action", "loser": "action", "blocked_by_weapon": "weapons",
-             "cancelled_by": "hits"},
-    "union": {"ratio": "number", "window_s": "number", "in_states": "states",
-              "minority": "action", "took_part": "action"},
-    "acharnement": {"duration_s": "number", "kinds": "kinds", "victim_starts": "action",
-                    "victim_stops": "action", "attacker": "action"},
-    "firearm": {"hit": "action", "shooter": "action", "max_range_m": "number",
-                "load_skill": "skill"},
-    "search": {"searched": "action"},
-    # A teammate heals a downed player in place (both hands, while the patient counts) or
-    # drags them away first (extraction); only when `enabled_by` holds (medic mode).
-    "heal": {"duration_s": "number", "enabled_by": "option", "patient_in": "states",
-             "extraction_in": "states", "medic_in": "states", "starts": "action",
-             "stops": "action", "completes": "action", "extraction_starts": "action",
-             "extraction_stops": "action", "roster_skill": "skill"},
-}
-WEAPONS = {"stunning", "wounding", "firearm"}
-VALUE_ELEMENTS = {"lose_points", "remember_state", "return_to", "count", "postpone_timer",
-                  "restore_timer", "stages"}
-PARAM_TYPES = {"bool": bool, "int": int, "str": str, "state": str, "choice": str}
-
-
-class RulesetError(ValueError):
-    pass
 
 
 @dataclass
@@ -81,6 +48,17 @@ class Ruleset:
     load: dict = field(default_factory=dict)      # Carga: capacity and overload margin
     days: dict = field(default_factory=dict)      # the actions run at dawn and day end
     effect_default: str | None = None             # "conflict": an effect lasts one Conflict
+    # The features of rulesets/contracts.py this ruleset has (checked at load).
+    features: frozenset = frozenset()
+
+    def has(self, feature: str) -> bool:
+        return feature in self.features
+
+    def default(self, key: str):
+        """An option's default, as the file declares it; an undeclared one is refused."""
+        if key not in self.options:
+            raise RulesetError(f"unknown option '{key}' for ruleset {self.key}")
+        return self.options[key]
 
     def skill_label(self, skill: str) -> dict:
         return self.skills.get(skill, {}).get("labels", {"en": skill})
@@ -104,9 +82,7 @@ class Ruleset:
 
 
 def check_option(ruleset: Ruleset, key: str, value) -> None:
-    if key not in ruleset.options:
-        raise RulesetError(f"unknown option '{key}' for ruleset {ruleset.key}")
-    default = ruleset.options[key]
+    default = ruleset.default(key)
     numeric = (int, float)
     if isinstance(default, bool) or isinstance(value, bool):
         ok = isinstance(value, bool) and isinstance(default, bool)
@@ -123,94 +99,7 @@ def check_option(ruleset: Ruleset, key: str, value) -> None:
         raise RulesetError(f"option '{key}' must be one of {', '.join(map(str, choices))}, got {value!r}")
 
 
-class _Checker:
-    def __init__(self, path: Path, data: dict):
-        self.file = path.name
-        self.data = data
-
-    def fail(self, where: str, problem: str):
-        raise RulesetError(f"{self.file}: {where}: {problem}")
-
-    def need(self, where: str, mapping, key: str, kind=None):
-        if not isinstance(mapping, dict) or key not in mapping:
-            self.fail(where, f"missing field '{key}'")
-        if kind and not isinstance(mapping[key], kind):
-            self.fail(f"{where}.{key}", f"must be a {kind.__name__}")
-        return mapping[key]
-
-    def labels(self, where: str, labels):
-        if not isinstance(labels, dict) or set(LANGUAGES) - set(labels):
-            self.fail(where, f"labels need the languages {', '.join(LANGUAGES)}")
-
-    def value_ref(self, where: str, value, options: dict):
-        if isinstance(value, str) and value.startswith("$") and value[1:] not in options:
-            self.fail(where, f"unknown option '{value[1:]}'")
-        if isinstance(value, dict):
-            for key, inner in value.items():
-                if key in ("by_level", "then", "else", "value", "when"):
-                    self.value_ref(f"{where}.{key}", inner, options)
-                elif isinstance(inner, (dict, str)):
-                    self.value_ref(f"{where}.{key}", inner, options)
-
-    def elements(self, where: str, elements, ctx: dict):
-        if not isinstance(elements, list):
-            self.fail(where, "must be a list of rule elements")
-        for i, raw in enumerate(elements):
-            here = f"{where}[{i}]"
-            if not isinstance(raw, (str, dict)) or (isinstance(raw, dict) and len(raw) != 1):
-                self.fail(here, "a rule element is a name or a one-key mapping")
-            name = raw if isinstance(raw, str) else next(iter(raw))
-            if name not in ELEMENTS:
-                self.fail(here, f"unknown rule element '{name}' (known: {', '.join(sorted(ELEMENTS))})")
-            _, params = split_element(raw)
-            self.element_params(here, name, params, ctx)
-
-    def element_params(self, where: str, name: str, params: dict, ctx: dict):
-        spec = ELEMENTS[name]
-        given = set(params) - CONDITIONS
-        if spec.free_params:
-            for key in given:
-                if key not in ctx["values"]:
-                    self.fail(f"{where}.{name}", f"unknown value '{key}' (declare it under values)")
-        else:
-            for key in spec.required - given:
-                self.fail(f"{where}.{name}", f"missing parameter '{key}'")
-            for key in given - spec.required - spec.optional:
-                self.fail(f"{where}.{name}", f"unknown parameter '{key}'")
-        for cond in ("when_option", "unless_option"):
-            if cond in params and params[cond] not in ctx["options"]:
-                self.fail(f"{where}.{name}.{cond}", f"unknown option '{params[cond]}'")
-        for option in (params.get("when_option_is") or {}):
-            if option not in ctx["options"]:
-                self.fail(f"{where}.{name}.when_option_is", f"unknown option '{option}'")
-        for key in given:
-            self.value_ref(f"{where}.{name}.{key}", params[key], ctx["options"])
-        if name == "enter" and not str(params["state"]).startswith(("@", "$")) \
-                and params["state"] not in ctx["states"]:
-            self.fail(f"{where}.enter", f"unknown state '{params['state']}'")
-        if name in ("postpone_timer", "restore_timer") and params["remember"] not in ctx["values"]:
-            self.fail(f"{where}.{name}", f"unknown value '{params['remember']}' (declare it under values)")
-        if name in ("set_timer", "clear_timer", "postpone_timer", "restore_timer") \
-                and params["timer"] not in ctx["timers"]:
-            self.fail(f"{where}.{name}", f"unknown timer '{params['timer']}'")
-        for key in ("value", "remember"):  # lose_points, count... name a declared value
-            if name in VALUE_ELEMENTS and key in params and params[key] not in ctx["values"]:
-                self.fail(f"{where}.{name}", f"unknown value '{params[key]}' (declare it under values)")
-        if "point" in params and params["point"] not in ctx["points"]:
-            self.fail(f"{where}.{name}", f"unknown point '{params['point']}'")
-        for cond in ("when_at_least", "when_below", "when_value_is", "unless_value_is"):
-            for value in (params.get(cond) or {}):
-                if value not in ctx["values"]:
-                    self.fail(f"{where}.{name}.{cond}", f"unknown value '{value}'")
-        for cond in ("when_option_has", "unless_option_has"):
-            for option in (params.get(cond) or {}):
-                if option not in ctx["options"]:
-                    self.fail(f"{where}.{name}.{cond}", f"unknown option '{option}'")
-        for key in sorted(spec.nested & given):
-            self.elements(f"{where}.{name}.{key}", params[key], ctx)
-
-
-def _flatten_options(checker: _Checker, raw: dict) -> dict:
+def _flatten_options(checker: Checker, raw: dict) -> dict:
     flat = {}
     for group, entries in (raw or {}).items():
         if not isinstance(entries, dict):
@@ -228,7 +117,7 @@ def load_ruleset(path: Path | str) -> Ruleset:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise RulesetError(f"{path.name}: cannot read: {exc}") from exc
-    c = _Checker(path, data)
+    c = Checker(path, data)
     if not isinstance(data, dict):
         c.fail("(top)", "must be a mapping")
     key = c.need("(top)", data, "key", str)
@@ -283,7 +172,7 @@ def load_ruleset(path: Path | str) -> Ruleset:
     skills = data.get("skills") or {}
     kits = data.get("kits") or {}
     for name, action in actions.items():
-        _check_action(c, f"actions.{name}", action, ctx, skills, kits)
+        check_action(c, f"actions.{name}", action, ctx, skills, kits)
     points = data.get("points") or {}
     for name, point in points.items():
         where = f"points.{name}"
@@ -305,159 +194,18 @@ def load_ruleset(path: Path | str) -> Ruleset:
         c.labels(f"traits.{name}", trait_labels)
     interactions = data.get("interactions") or {}
     for name, spec in interactions.items():
-        _check_interaction(c, f"interactions.{name}", name, spec,
+        check_interaction(c, f"interactions.{name}", name, spec,
                            {**ctx, "actions": actions, "points": points, "skills": skills})
-    extras = _check_extras(c, data, {**ctx, "actions": actions, "skills": skills})
+    extras = check_extras(c, data, {**ctx, "actions": actions, "skills": skills})
+    extras["features"] = check_contracts(c, data, {"options": options, "states": states,
+                                                   "actions": actions, "values": values})
     return Ruleset(key=key, path=str(path), name=data["name"], initial_state=initial,
                    states=states, timers=timers, actions=actions, values=values,
-                   options=options, option_choices=option_choices, skills=skills, kits=kits, capabilities=capabilities,
+                   options=options, option_choices=option_choices, skills=skills, kits=kits,
+                   capabilities=capabilities,
                    points=points, inert_timer=inert_timer,
                    inert_cannot=data.get("inert_cannot", []), interactions=interactions,
                    flags=flags, traits=traits, **extras)
-
-
-def _check_extras(c: _Checker, data: dict, ctx: dict) -> dict:
-    """The sections only some rulesets have: abilities, an effect catalogue, a body map,
-    Carga, scheduled days and the standard duration of an effect."""
-    abilities = _check_explained(c, "abilities", data.get("abilities") or {},
-                                 {"skill": ctx["skills"]})
-    for name, ability in abilities.items():
-        for option in (ability.get("overrides") or {}):
-            if option not in ctx["options"]:
-                c.fail(f"abilities.{name}.overrides", f"unknown option '{option}'")
-    catalogue = _check_explained(c, "catalogue", data.get("catalogue") or {},
-                                 {"set_state": ctx["states"], "action": ctx["actions"]})
-    body = data.get("body") or {}
-    if body:
-        locations = c.need("body", body, "locations", dict)
-        for name, labels in locations.items():
-            c.labels(f"body.locations.{name}", labels)
-        for key in ("limbs_value", "damage_value"):
-            if c.need("body", body, key) not in ctx["values"]:
-                c.fail(f"body.{key}", f"unknown value '{body[key]}'")
-    load = data.get("load") or {}
-    if load:
-        for key in ("capacity", "overload_margin", "default_item_load"):
-            c.value_ref(f"load.{key}", c.need("load", load, key), ctx["options"])
-    days = data.get("days") or {}
-    for key, action in days.items():
-        if key not in ("dawn", "day_end"):
-            c.fail(f"days.{key}", "days name the actions for dawn and day_end")
-        if action not in ctx["actions"] or "rules" not in ctx["actions"][action]["declared_by"]:
-            c.fail(f"days.{key}", f"'{action}' must be an action declared_by rules")
-    effect_default = data.get("effect_default")
-    if effect_default not in (None, "conflict"):
-        c.fail("effect_default", "either absent (until removed) or 'conflict'")
-    return {"abilities": abilities, "catalogue": catalogue, "body": body, "load": load,
-            "days": days, "effect_default": effect_default}
-
-
-def _check_explained(c: _Checker, section: str, entries: dict, refs: dict) -> dict:
-    """Entries shown with their explanation (abilities, catalogue effects): labels and
-    `explains` required; each key of `refs` names, when given, one of what it maps to."""
-    kinds = {"skill": "skill", "set_state": "state", "action": "action"}
-    for name, entry in entries.items():
-        where = f"{section}.{name}"
-        c.labels(f"{where}.labels", c.need(where, entry, "labels"))
-        c.labels(f"{where}.explains", c.need(where, entry, "explains"))
-        for key, known in refs.items():
-            if entry.get(key) and entry[key] not in known:
-                c.fail(f"{where}.{key}", f"unknown {kinds[key]} '{entry[key]}'")
-    return entries
-
-
-def _check_interaction(c: _Checker, where: str, name: str, spec, ctx: dict):
-    if name not in INTERACTIONS:
-        c.fail(where, f"unknown interaction (known: {', '.join(sorted(INTERACTIONS))})")
-    if not isinstance(spec, dict):
-        c.fail(where, "must be a mapping of parameters")
-    schema = INTERACTIONS[name]
-    for key in set(schema) - set(spec):
-        c.fail(where, f"missing parameter '{key}'")
-    for key, value in spec.items():
-        if key == "labels":
-            c.labels(f"{where}.labels", value)
-        elif key not in schema:
-            c.fail(where, f"unknown parameter '{key}'")
-        else:
-            _check_reference(c, f"{where}.{key}", schema[key], value, ctx)
-
-
-def _check_reference(c: _Checker, where: str, kind: str, value, ctx: dict):
-    named = {"action": "actions", "point": "points", "skill": "skills"}
-    if kind == "skill" and value is None:
-        return  # no skill needed
-    if kind in named and value not in ctx[named[kind]]:
-        c.fail(where, f"unknown {kind} '{value}'")
-    if kind == "action" and "rules" not in ctx["actions"][value]["declared_by"]:
-        c.fail(where, f"action '{value}' must be declared_by rules")
-    if kind == "hits" and (not isinstance(value, list) or set(value) - set(ctx["actions"])):
-        c.fail(where, "a list of actions of this ruleset")
-    if kind == "states" and (not isinstance(value, list) or set(value) - set(ctx["states"])):
-        c.fail(where, "a list of states of this ruleset")
-    if kind == "weapons" and (not isinstance(value, (list, str)) or
-                              (isinstance(value, list) and set(value) - WEAPONS)):
-        c.fail(where, f"a list among {', '.join(sorted(WEAPONS))}, or an $option")
-    if kind == "option" and value not in ctx["options"]:
-        c.fail(where, f"unknown option '{value}'")
-    if kind == "number":
-        c.value_ref(where, value, ctx["options"])
-        if not (isinstance(value, (int, float)) or str(value).startswith("$")):
-            c.fail(where, "a number or an $option")
-    if kind == "kinds":
-        if not isinstance(value, dict) or not value:
-            c.fail(where, "a mapping of kinds")
-        for kind_name, kind_spec in value.items():
-            here = f"{where}.{kind_name}"
-            c.labels(f"{here}.labels", c.need(here, kind_spec, "labels"))
-            _check_reference(c, f"{here}.victim_in", "states", c.need(here, kind_spec, "victim_in"), ctx)
-            _check_reference(c, f"{here}.completes", "action", c.need(here, kind_spec, "completes"), ctx)
-
-
-def _check_action(c: _Checker, where: str, action: dict, ctx: dict, skills: dict, kits: dict):
-    c.labels(f"{where}.labels", c.need(where, action, "labels"))
-    roles = c.need(where, action, "declared_by", list)
-    if set(roles) - ROLES:
-        c.fail(f"{where}.declared_by", f"roles are {', '.join(sorted(ROLES))}")
-    if set(roles) & {"medic", "other"} and "self" in roles:
-        c.fail(f"{where}.declared_by", "an action on another character is not also declared by self")
-    if "medic" in roles and action.get("skill") not in skills:
-        c.fail(f"{where}.skill", "a medic action names a skill declared under skills")
-    if action.get("kit") and action["kit"] not in kits:
-        c.fail(f"{where}.kit", f"unknown kit '{action['kit']}'")
-    for pname, param in (action.get("params") or {}).items():
-        if param.get("type") not in PARAM_TYPES:
-            c.fail(f"{where}.params.{pname}.type", f"one of {', '.join(PARAM_TYPES)}")
-        c.labels(f"{where}.params.{pname}.labels", param.get("labels"))
-        if param["type"] == "choice":
-            choices = c.need(f"{where}.params.{pname}", param, "choices", dict)
-            for choice, labels in choices.items():
-                c.labels(f"{where}.params.{pname}.choices.{choice}", labels)
-    c.value_ref(f"{where}.duration_s", action.get("duration_s", 0), ctx["options"])
-    for i, req in enumerate(action.get("requires", [])):
-        for key in ("when", "value", "refusal"):
-            c.need(f"{where}.requires[{i}]", req, key)
-        if req["refusal"] not in REFUSAL_CODES:
-            c.fail(f"{where}.requires[{i}].refusal", f"unknown message '{req['refusal']}'")
-        c.value_ref(f"{where}.requires[{i}]", req, ctx["options"])
-    if action.get("actor_needs") and action["actor_needs"] not in ctx.get("capabilities", {}):
-        c.fail(f"{where}.actor_needs", f"unknown capability '{action['actor_needs']}'")
-    if action.get("states_option"):
-        option = action["states_option"]
-        if option not in ctx["options"] or not isinstance(ctx["options"][option], list) \
-                or set(ctx["options"][option]) - set(ctx["states"]):
-            c.fail(f"{where}.states_option", f"'{option}' must be an option listing states")
-    for point, amount in (action.get("costs") or {}).items():
-        if point not in ctx["points"] or not isinstance(amount, int):
-            c.fail(f"{where}.costs", f"a point of this ruleset and a whole number ('{point}')")
-    for key in ("when_value", "unless_value"):
-        if action.get(key) and action[key] not in ctx["values"]:
-            c.fail(f"{where}.{key}", f"unknown value '{action[key]}'")
-    outcomes = c.need(where, action, "outcomes", dict)
-    for status, elements in outcomes.items():
-        if status not in ctx["states"]:
-            c.fail(f"{where}.outcomes", f"unknown state '{status}'")
-        c.elements(f"{where}.outcomes.{status}", elements, ctx)
 
 
 def available_rulesets() -> list[str]:

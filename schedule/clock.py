@@ -57,7 +57,10 @@ def emergency_declare(*, event: Event, by, reason: str = "") -> tuple[Event, boo
     nothing more but is still journalled and shown: it may be a second emergency.
     Returns the event and whether this call paused it."""
     event = Event.objects.select_for_update().get(pk=event.pk)
-    pauses = event.running and event.rules().options.get("emergencia_pauses_all", True) is not False
+    rules = event.rules()
+    # Without the choice (rulesets/contracts.py), an Emergencia pauses everyone.
+    pauses = event.running and (not rules.has("emergency_choice")
+                                or rules.option("emergencia_pauses_all") is not False)
     now = timezone.now()
     entry = journal_write(event=event, kind="emergency", what="declared", at=now, by=by,
                           detail={"reason": reason, "paused": pauses})

@@ -53,7 +53,7 @@ def scenario_options_check(ruleset: Ruleset, options: dict) -> dict:
     for key, value in options.items():
         try:
             check_option(ruleset, key, value)
-            if ruleset.options[key] is None and not _limit(value):
+            if ruleset.default(key) is None and not _limit(value):
                 raise RulesetError(key)
         except RulesetError:
             if key not in ruleset.options:
@@ -70,7 +70,7 @@ def _limit(value) -> bool:
 
 
 def _allowed(ruleset: Ruleset, key: str) -> dict:
-    default = ruleset.options[key]
+    default = ruleset.default(key)
     choices = ruleset.option_choices.get(key)
     if choices:
         listed = ", ".join(map(str, choices))

@@ -10,12 +10,13 @@ import pytest
 from rest_framework.test import APIClient
 
 from airsoft_club import game, member, referee_api, referee_user  # noqa: F401
-from club.chrony import CHRONY_DEFAULTS, chrony_limits
+from club.chrony import chrony_limits
 from club.models import ChronyCheck, Replica
 from helpers import client_for
 from players.models import JournalEntry
 from club.models import Sanction
 from players.services import character_create
+from rulesets import Rules, get_ruleset
 
 pytestmark = pytest.mark.django_db
 
@@ -82,10 +83,16 @@ def test_full_auto_fails(replica, narrator_api):
     assert response.json()["check"]["reasons"] == ["full-auto used: full-auto is forbidden"]
 
 
+def _event_of(ruleset: str, **options):
+    rs = get_ruleset(ruleset)
+    return SimpleNamespace(rules=lambda: Rules(rs, rs.merged_options(options)))
+
+
 def test_limits_come_from_the_events_options_when_it_has_them():
-    assert chrony_limits(SimpleNamespace(rules=lambda: SimpleNamespace(options={}))) == CHRONY_DEFAULTS
-    airsoft = SimpleNamespace(rules=lambda: SimpleNamespace(
-        options={"max_power_joule": 1.5, "calibre_mm": 6, "full_auto": "allowed"}))
+    club = {"max_power_joule": 1.2, "calibre_mm": 6, "full_auto": "forbidden"}
+    assert chrony_limits(None) == club
+    assert chrony_limits(_event_of("gn_fr")) == club      # a LARP names no limits
+    airsoft = _event_of("airsoft_rats", max_power_joule=1.5, full_auto="allowed")
     assert chrony_limits(airsoft) == {"max_power_joule": 1.5, "calibre_mm": 6,
                                       "full_auto": "allowed"}
 

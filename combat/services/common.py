@@ -20,7 +20,7 @@ def interaction(event: Event, name: str, *, sheet: dict | None = None) -> dict:
     spec = rules.ruleset.interactions.get(name)
     if spec is None:
         raise RuleRefused("not_in_this_game", what=name)
-    return {key: rules.option(value) for key, value in spec.items()}
+    return {key: rules.resolve(value) for key, value in spec.items()}
 
 
 def label(event: Event, name: str) -> dict:

@@ -72,7 +72,7 @@ def firearm_shoot(*, shooter: Character, code: str, victim_code: str, distance_m
     now, _ = now_and_game(event)
     rows = locked(event, [shooter, victim], now)
     require_fighter(event, rows[shooter.pk], now, what)
-    if misfire and event.rules().options.get("misfire_keeps_bullet"):
+    if misfire and event.rules().option("misfire_keeps_bullet"):
         _journal(item, "misfired", by, now, [shooter, victim])
         return {"hit": False, "victim": victim.name, "loaded": True,
                 "detail": message_labels("firearm_misfire")}

@@ -37,7 +37,7 @@ def heal_start(*, medic: Character, patient_code: str, kind: str, by) -> Heal:
     if kind not in (Heal.HEAL, Heal.EXTRACTION):
         raise RuleRefused("bad_input", detail="kind must be one of heal, extraction")
     rules, what = event.rules(), heal_kind_label(event, kind)
-    if not rules.options.get(spec["enabled_by"]):
+    if not rules.option(spec["enabled_by"]):
         raise RuleRefused("interaction_off", what=label(event, "heal"), option=spec["enabled_by"])
     patient = someone(event, patient_code, not_=medic, what=what)
     _require_teammate(event, spec, medic, patient, what)
@@ -162,7 +162,7 @@ def _require_teammate(event: Event, spec: dict, medic: Character, patient: Chara
         raise RuleRefused("not_teammate", what=what, name=patient.name)
     rules = event.rules()
     skill = spec.get("roster_skill")
-    roster = rules.options.get("medics") == "roster"
+    roster = rules.option("medics") == "roster"
     if skill and roster and not _has_skill(rules, medic.sheet, skill):
         raise RuleRefused("missing_skill", action=what, skill=rules.ruleset.skill_label(skill))
 

@@ -106,8 +106,10 @@ def test_every_default_of_the_spec_is_an_option_narrators_see(clock, event, narr
                          "union_ratio": 3, "union_window_s": 3, "acharnement_s": 300,
                          "acharnement_defers_recovery": True, "barehand_blocked_by": ["stunning"],
                          "firearm_max_range_m": 10, "duel_winner_zero_becomes_tired": False,
-                         "metabolic_reveals": "state_only", "pause_timers_when_out_of_game": False,
-                         "psych_traits_enabled": "display_only"}.items():
+                         }.items():
         assert by_key[key]["value"] == by_key[key]["default"] == default, key
+    # Defaults no code applies are not offered (docs/rules/gn_fr-coverage.md, Options).
+    for key in ("metabolic_reveals", "pause_timers_when_out_of_game", "psych_traits_enabled"):
+        assert key not in by_key
     assert by_key["tired_recovery_from"]["choices"] == ["entry", "inert_end"]
     assert player_api.get(f"/api/events/{event.pk}/options/").status_code in (403, 404)

@@ -166,17 +166,22 @@ def test_appendix_A_defaults():
         "medic_mode": False, "medics": "any_teammate", "respawn_policy": "on_arrival_at_spawn",
         "ammo_limit_per_replica": None, "max_heals_per_player": None,
         "hit_count_s": 10, "heal_count_s": 10, "max_wait_for_medic_s": None,
-        "pause_on_game_stop": True,
-        "medic_mode_hand_raised": True, "extraction_requires_request": False,
+        "extraction_requires_request": False,
         "extraction_medic_can_shoot": True, "healing_medic_can_shoot": False,
-        "medic_fire_during_heal": "abort_and_invalidate", "patient_rehit_during_heal": "ignore",
-        "heal_interrupt": "restart_from_11", "require_retour_en_jeu_call": True,
-        "off_game_reentry": "via_spawn", "grenade_hit_rule": "bb_contact",
+        "require_retour_en_jeu_call": True, "off_game_reentry": "via_spawn",
         "cheating_first_offence": "light",
-        "min_engagement_distance_m": 3, "pistol_min_distance_m": 3, "max_power_joule": 1.2,
-        "calibre_mm": 6, "bb_type": "bio", "full_auto": "forbidden",
-        "grenades_allowed": ["tornado_hand", "40mm"], "grenades_must_be_announced": True,
+        "max_power_joule": 1.2, "calibre_mm": 6, "full_auto": "forbidden",
     }
+
+
+def test_appendix_A_rules_left_to_referees_are_not_offered_as_options():
+    """Nothing in the app applies them (docs/rules/airsoft_rats-coverage.md): an organiser
+    who could set them would expect a change that never comes."""
+    for key in ("pause_on_game_stop", "medic_mode_hand_raised", "medic_fire_during_heal",
+                "patient_rehit_during_heal", "heal_interrupt", "grenade_hit_rule",
+                "min_engagement_distance_m", "pistol_min_distance_m", "bb_type",
+                "grenades_allowed", "grenades_must_be_announced"):
+        assert key not in RS.options
 
 
 def test_option_choices_refuse_what_the_spec_does_not_offer():
@@ -601,7 +606,7 @@ def test_P16_the_shooter_under_3_m_is_out_instead_of_the_target(mode):
     assert out.state.timers == {}
     assert transitions(out.events) == [("in_play", "out_returning", T)]
     assert target.status == "in_play"                # nothing is declared on the target
-    assert rules.options["min_engagement_distance_m"] == 3     # B15: < 3 m only
+    assert "min_engagement_distance_m" not in rules.options    # B15: the referees judge the 3 m
 
 
 def test_P16_only_a_player_in_play_shoots(medic):
@@ -825,8 +830,8 @@ def test_medic_mode_off_no_count_no_medic(rules):
 
 def test_options_read_elsewhere_are_present_for_them():
     """combat/chrony.py reads the replica limits; players/club.py reads B13; the heal
-    interaction reads B1, B5, B6 and the medic's shooting rules."""
+    interaction reads B1 and the medic's shooting rules (rulesets/contracts.py)."""
+    assert {"chrony", "club_sanctions", "heals", "games"} <= RS.features
     for key in ("max_power_joule", "calibre_mm", "full_auto", "cheating_first_offence",
-                "medics", "medic_fire_during_heal", "patient_rehit_during_heal",
-                "heal_interrupt", "extraction_medic_can_shoot", "healing_medic_can_shoot"):
+                "medics", "extraction_medic_can_shoot", "healing_medic_can_shoot"):
         assert key in RS.options

@@ -312,7 +312,7 @@ def test_appendix_A_defaults():
         (1, 2, 1, 2)
     assert o["golpe_mortal_targets"] == ["incapacitated", "unconscious", "dying", "coma"]
     assert RS.effect_default == "conflict"                # TS12: an effect lasts one Conflict
-    assert o["defence_window_s"] == 2                     # TS13, shown to players
+    assert "defence_window_s" not in o                    # TS13: the defence is the players' call
 
 
 def test_abilities_grant_the_skills(rules):
