@@ -87,7 +87,7 @@ def load_script(path) -> Script:
     return Script(path=path, event=event, characters=characters, steps=steps, race=race)
 
 
-def _steps(name: str, raws: list, reader: "StepReader") -> list[Step]:
+def _steps(name: str, raws: list, reader: StepReader) -> list[Step]:
     """Every step is checked, so that one run lists all the typos of the file."""
     steps, problems, last_at = [], [], 0
     for number, raw in enumerate(raws, start=1):

@@ -97,6 +97,8 @@ def format_time(seconds: float) -> str:
 
 
 def checked_mapping(value, where: str, allowed: set | None = None) -> dict:
+    """`value`, which must be a mapping (None reads as an empty one) of `allowed` keys
+    only, so that a misspelt key fails with where it is rather than being ignored."""
     if value is None:
         return {}
     if not isinstance(value, dict):
