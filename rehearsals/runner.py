@@ -1,5 +1,8 @@
 """Playing a rehearsal file (docs/rehearse.md) against the very services the API calls,
-on a simulated wall clock, inside one transaction that is always rolled back.
+on a simulated wall clock, inside one transaction that is always rolled back. The
+generic steps are played here, the fight steps by fight_playing.FightSteps, the race
+steps by race_playing.RaceSteps; after each step its `expect:` is compared with what
+the phones show (expectations.py).
 
 Rolling back leaves the database as it was, and on_commit hooks never fire: no
 websocket push and no Celery task leaves a rehearsal.
@@ -26,14 +29,14 @@ from rulesets import RuleRefused
 
 from schedule.days import day_schedule, days_run_due
 from players.models import Character, Event
-from rehearsals.fights import FightSteps, describe_fight, fights_diff
-from rehearsals.script import (CLOCK, FIGHT_KINDS, NARRATOR, RACE_KINDS, Script, Step, StepFailed,
-                             format_time, parse_time)
-from rehearsals.race import RaceSteps, describe_race, night_start
+from rehearsals.describing import step_line
+from rehearsals.expectations import character_diff, clock_diff, compare
+from rehearsals.fight_playing import FightSteps
+from rehearsals.race_playing import RaceSteps, night_start
+from rehearsals.script import CLOCK, NARRATOR, Script, Step, StepFailed, format_time
 from players.services import character_create, event_create, team_get_or_create
 from schedule.clock import clock_pause, clock_resume
 
-# Long before any real event: the sweep, which walks every running event of the
 # database, then finds nothing due in real games and never locks their rows.
 START = datetime(2000, 1, 1, 9, 0, tzinfo=dt_timezone.utc)
 # The sweeper runs just before each step. At one same instant the spec (§0) applies
@@ -56,7 +59,7 @@ class Result:
 
 def rehearse(script: Script, write) -> Result:
     """Play one file; `write` prints a line. Stops at the first failed step."""
-    start = night_start(script) or START     # a race starts at night (rehearsal_race.py)
+    start = night_start(script) or START     # a race starts at night (race_playing.py)
     with time_machine.travel(start, tick=False) as traveller, transaction.atomic():
         try:
             return _Player(script, traveller, write, start).play()
@@ -89,11 +92,11 @@ class _Player(FightSteps, RaceSteps):
                 self.ring_alerts(self.start + timedelta(seconds=step.at_s), inclusive=True)
                 self.check(step)
             except StepFailed as exc:
-                self.write(_line(step, "FAILED"))
+                self.write(step_line(step, "FAILED"))
                 self.report(exc.lines)
                 return Result(self.script, done, exc.lines,
                               f"step {step.number} at {format_time(step.at_s)}")
-            self.write(_line(step, verdict))
+            self.write(step_line(step, verdict))
         return Result(self.script, len(self.script.steps))
 
     def report(self, lines: list[str]) -> None:
@@ -227,104 +230,10 @@ class _Player(FightSteps, RaceSteps):
         lines = []
         for key, checks in step.expect.items():
             if key == CLOCK:
-                lines += _clock_diff(checks, event, now)
+                lines += clock_diff(checks, event, now)
             elif key in self.ids:
-                lines += _character_diff(key, checks, *seen[self.ids[key]], names)
+                lines += character_diff(key, checks, *seen[self.ids[key]], names)
             else:                                   # an entry's `race`, or `safety`
-                lines += race.diff(key, checks, _compare)
+                lines += race.diff(key, checks, compare)
         if lines:
             raise StepFailed(lines)
-
-
-def _clock_diff(checks: dict, event: Event, now) -> list[str]:
-    lines = []
-    if "running" in checks:
-        lines += _compare("clock.running", checks["running"], event.running)
-    if "game_time" in checks:
-        lines += _compare("clock.game_time", checks["game_time"], event.game_time(now), time=True)
-    return lines
-
-
-def _character_diff(key: str, checks: dict, snapshot: dict, kits: dict, names: dict) -> list[str]:
-    """Only the fields the file names are compared; None means absent (no next
-    transition, a timer not running, points hidden in this state)."""
-    upcoming = snapshot["next"]
-    seen = {
-        "state": snapshot["state"]["key"],
-        "inert": snapshot["state"]["inert"],
-        "next": upcoming["leads_to"]["key"] if upcoming else None,
-        "next_in": upcoming["remaining_s"] if upcoming else None,
-        "effects": sorted(e["text"] for e in snapshot["effects"]),
-    }
-    groups = {
-        "timers": {t["key"]: t["remaining_s"] for t in snapshot["timers"]},
-        "points": {p["key"]: p["value"] for p in snapshot["points"]},
-        "kits": {k: int(n) for k, n in kits.items()},
-        "values": snapshot["values"],
-    }
-    lines = []
-    for field, want in checks.items():
-        if field in groups:
-            for name, wanted in want.items():
-                got = groups[field].get(name, 0 if field == "kits" else None)
-                lines += _compare(f"{key}.{field}.{name}", wanted, got, time=field == "timers")
-        elif field == "effects":
-            lines += _compare(f"{key}.effects", sorted(want), seen["effects"])
-        elif field == "fights":
-            lines += fights_diff(key, want, snapshot["fights"], names, _compare)
-        else:
-            lines += _compare(f"{key}.{field}", want, seen[field], time=field == "next_in")
-    return lines
-
-
-def _compare(path: str, want, got, *, time: bool = False) -> list[str]:
-    if time:
-        want = None if want is None else parse_time(want)
-        same = (want is None) == (got is None) and (want is None or abs(got - want) < 0.5)
-        show = (lambda v: "none" if v is None else format_time(v))
-    else:
-        # 0 must not pass for false, nor 1 for true
-        same = want == got and isinstance(want, bool) == isinstance(got, bool)
-        show = _show
-    return [] if same else [f"{path}: expected {show(want)}, got {show(got)}"]
-
-
-def _show(value) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, list):
-        return "[" + ", ".join(f'"{v}"' for v in value) + "]"
-    return str(value)
-
-
-def _line(step: Step, verdict: str) -> str:
-    who, what = _describe(step)
-    if step.expect and step.kind != "expect":
-        what += f", expect {', '.join(step.expect)}"
-    return f"{format_time(step.at_s):>8}  {who:<10} {what}  {verdict}"
-
-
-def _describe(step: Step) -> tuple[str, str]:
-    params = " " + ", ".join(f"{k}={_show(v)}" for k, v in step.params.items()) if step.params else ""
-    if step.kind == "expect":
-        return "", f"expect {', '.join(step.expect)}"
-    if step.kind in FIGHT_KINDS:
-        return step.by, describe_fight(step)
-    if step.kind in RACE_KINDS:
-        return step.by, describe_race(step)
-    if step.kind == "do":
-        target = f" on {step.on}" if step.on != step.by else ""
-        return step.by, f"{step.action}{target}{params}"
-    if step.kind == "day":
-        return step.by, f"day {step.action}"
-    if step.kind in ("treat", "complete", "abort"):
-        return step.by, f"{step.kind} {step.action} on {step.on}{params}"
-    if step.kind == "effect":
-        e = step.effect
-        to = ", ".join(e["to"]) if e["to"] else (f"team {e['team']}" if e["team"] else "everyone")
-        extra = (f" for {format_time(e['duration_s'])}" if e["duration_s"] else "") + \
-                (f", set_state {e['set_state']}" if e["set_state"] else "")
-        return step.by, f'effect "{e["text"]}" to {to}{extra}'
-    return step.by, step.kind

@@ -583,7 +583,7 @@ def test_a_readout_is_read_on_the_race_night_and_the_options_count(tmp_path):
 
 @pytest.mark.django_db
 def test_an_overdue_alert_rings_at_its_own_instant(tmp_path, monkeypatch):
-    import rehearsals.race as rehearsal_race
+    import rehearsals.race_playing as rehearsal_race
     from django.utils import timezone
     rung = []
 

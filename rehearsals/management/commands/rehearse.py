@@ -4,7 +4,8 @@ database is left unchanged."""
 from django.core.management.base import BaseCommand, CommandError
 
 from rehearsals.runner import rehearse
-from rehearsals.script import ScriptError, load_scripts
+from rehearsals.file_reading import load_scripts
+from rehearsals.script import ScriptError
 
 
 class Command(BaseCommand):

@@ -1,0 +1,111 @@
+"""A character's and the clock's `expect:` in a rehearsal file (docs/rehearse.md): read
+with the file, then compared with what the phones show (the character's snapshot) after
+each step is played. The fights a character's phone shows are fight_expectations.py;
+a race's entries and safety board, race_expectations.py.
+"""
+from __future__ import annotations
+
+from players.models import Event
+
+from rehearsals.fight_expectations import fights_diff, read_fight_checks
+from rehearsals.script import CHECK_KEYS, CLOCK_KEYS, checked_mapping, format_time, parse_time
+
+
+# -- reading ---------------------------------------------------------------------------
+def read_clock_checks(raw) -> None:
+    checks = checked_mapping(raw, "expect.clock", CLOCK_KEYS)
+    if "running" in checks and not isinstance(checks["running"], bool):
+        raise ValueError("expect.clock.running: true or false")
+    if "game_time" in checks:
+        parse_time(checks["game_time"], "expect.clock.game_time")
+
+
+def read_character_checks(reader, who: str, raw) -> None:
+    """`reader` is step_reading.StepReader (the ruleset and the characters of the file)."""
+    checks = checked_mapping(raw, f"expect.{who}", CHECK_KEYS)
+    where = f"expect.{who}"
+    rs = reader.ruleset
+    for key in ("state", "next"):
+        if key in checks and not (checks[key] is None and key == "next") \
+                and checks[key] not in rs.states:
+            raise ValueError(f"{where}.{key}: unknown state '{checks[key]}'")
+    if "inert" in checks and not isinstance(checks["inert"], bool):
+        raise ValueError(f"{where}.inert: true or false")
+    if checks.get("next_in") is not None:
+        parse_time(checks["next_in"], f"{where}.next_in")
+    timers = checked_mapping(checks.get("timers"), f"{where}.timers", set(rs.timers))
+    for name, value in timers.items():
+        if value is not None:
+            parse_time(value, f"{where}.timers.{name}")
+    checked_mapping(checks.get("points"), f"{where}.points", set(rs.points))
+    checked_mapping(checks.get("kits"), f"{where}.kits", set(rs.kits))
+    checked_mapping(checks.get("values"), f"{where}.values", set(rs.values))
+    effects = checks.get("effects", [])
+    if not isinstance(effects, list) or not all(isinstance(t, str) for t in effects):
+        raise ValueError(f"{where}.effects: a list of effect texts")
+    if "fights" in checks:
+        read_fight_checks(reader, f"{where}.fights", checks["fights"])
+
+
+# -- comparing, after each step --------------------------------------------------------
+def clock_diff(checks: dict, event: Event, now) -> list[str]:
+    lines = []
+    if "running" in checks:
+        lines += compare("clock.running", checks["running"], event.running)
+    if "game_time" in checks:
+        lines += compare("clock.game_time", checks["game_time"], event.game_time(now), time=True)
+    return lines
+
+
+def character_diff(key: str, checks: dict, snapshot: dict, kits: dict, names: dict) -> list[str]:
+    """Only the fields the file names are compared; None means absent (no next
+    transition, a timer not running, points hidden in this state)."""
+    upcoming = snapshot["next"]
+    seen = {
+        "state": snapshot["state"]["key"],
+        "inert": snapshot["state"]["inert"],
+        "next": upcoming["leads_to"]["key"] if upcoming else None,
+        "next_in": upcoming["remaining_s"] if upcoming else None,
+        "effects": sorted(e["text"] for e in snapshot["effects"]),
+    }
+    groups = {
+        "timers": {t["key"]: t["remaining_s"] for t in snapshot["timers"]},
+        "points": {p["key"]: p["value"] for p in snapshot["points"]},
+        "kits": {k: int(n) for k, n in kits.items()},
+        "values": snapshot["values"],
+    }
+    lines = []
+    for field, want in checks.items():
+        if field in groups:
+            for name, wanted in want.items():
+                got = groups[field].get(name, 0 if field == "kits" else None)
+                lines += compare(f"{key}.{field}.{name}", wanted, got, time=field == "timers")
+        elif field == "effects":
+            lines += compare(f"{key}.effects", sorted(want), seen["effects"])
+        elif field == "fights":
+            lines += fights_diff(key, want, snapshot["fights"], names, compare)
+        else:
+            lines += compare(f"{key}.{field}", want, seen[field], time=field == "next_in")
+    return lines
+
+
+def compare(path: str, want, got, *, time: bool = False) -> list[str]:
+    if time:
+        want = None if want is None else parse_time(want)
+        same = (want is None) == (got is None) and (want is None or abs(got - want) < 0.5)
+        show = (lambda v: "none" if v is None else format_time(v))
+    else:
+        # 0 must not pass for false, nor 1 for true
+        same = want == got and isinstance(want, bool) == isinstance(got, bool)
+        show = show_value
+    return [] if same else [f"{path}: expected {show(want)}, got {show(got)}"]
+
+
+def show_value(value) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "[" + ", ".join(f'"{v}"' for v in value) + "]"
+    return str(value)
