@@ -142,10 +142,10 @@ def _due_rows(event: Event):
     return HealthState.objects.select_related("character").filter(event=event)
 
 
-def _advance_published(health: HealthState, event: Event, now) -> bool:
+def _advance_published(health: HealthState, event: Event, now, *, strict: bool = False) -> bool:
     """Apply what is due on a locked row; if it changed, publish it and queue its next
     deadline."""
-    if not _advance_locked(health, event, now):
+    if not _advance_locked(health, event, now, strict=strict):
         return False
     _after_commit(health, event)
     return True
@@ -199,8 +199,7 @@ def character_current(health: HealthState, event: Event, now, *,
                       strict: bool = True) -> HealthState:
     """Apply what is due on a locked row (before an interaction reads its state). Not
     `strict`: also what falls due at this very instant (a count of 10 just finished)."""
-    if _advance_locked(health, event, now, strict=strict):
-        _after_commit(health, event)
+    _advance_published(health, event, now, strict=strict)
     return health
 
 
