@@ -127,7 +127,7 @@ CELERY_TIMEZONE = "UTC"
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 5 * 3600}
 SWEEP_INTERVAL_S = float(os.environ.get("SWEEP_INTERVAL_S", "5"))
 # A timer task is queued at commit only for a deadline this near; beat queues the others
-# as they come within reach (health/scheduling.py).
+# as they come within reach (common/deadlines.py).
 DEADLINE_TASK_HORIZON_S = float(os.environ.get("DEADLINE_TASK_HORIZON_S", "120"))
 DAYS_SWEEP_INTERVAL_S = float(os.environ.get("DAYS_SWEEP_INTERVAL_S", "60"))
 RACE_SWEEP_INTERVAL_S = float(os.environ.get("RACE_SWEEP_INTERVAL_S", "30"))

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import logging
 from contextlib import contextmanager
+from functools import partial
 
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from common.deadlines import due_claim, due_sweep
 from common.i18n import Labels
 from live.publish import publish_characters_on_commit
 from players.models import Character, Event
@@ -115,13 +117,11 @@ def character_advance(*, character_id: int) -> int:
     now = timezone.now()
     if health is None:
         event = Event.objects.filter(health_states__pk=character_id).first()
-        return _advance_due(event, now, batch=SWEEP_BATCH)[1] if event else 0
+        return _advance_due(event, now, batch=SWEEP_BATCH) if event else 0
     event = Event.objects.get(pk=health.event_id)
-    if not _advance_locked(health, event, now):
+    if not _advance_published(health, event, now):
         return 0
-    _after_commit(health, event)
-    _, others = _advance_due(event, now, batch=SWEEP_BATCH)
-    return 1 + others
+    return 1 + _advance_due(event, now, batch=SWEEP_BATCH)
 
 
 SWEEP_BATCH = 200
@@ -133,28 +133,31 @@ def characters_sweep(*, batch: int = SWEEP_BATCH) -> int:
     applied = 0
     now = timezone.now()
     for event in Event.objects.filter(clock_running_since__isnull=False):
-        while True:
-            with transaction.atomic():
-                claimed, changed = _advance_due(event, now, batch=batch)
-            applied += changed
-            if claimed < batch:
-                break
+        applied += due_sweep(_due_rows(event), field="next_deadline_s",
+                             due_by=event.game_time(now), batch=batch,
+                             apply=partial(_advance_published, event=event, now=now))
     return applied
 
 
-def _advance_due(event: Event, now, *, batch: int) -> tuple[int, int]:
+def _due_rows(event: Event):
+    return HealthState.objects.select_related("character").filter(event=event)
+
+
+def _advance_published(health: HealthState, event: Event, now, *, strict: bool = False) -> bool:
+    """Apply what is due on a locked row; if it changed, publish it and queue its next
+    deadline."""
+    if not _advance_locked(health, event, now, strict=strict):
+        return False
+    _after_commit(health, event)
+    return True
+
+
+def _advance_due(event: Event, now, *, batch: int) -> int:
     """Claim up to `batch` rows of the event due by now and apply them. Rows another
-    worker holds are skipped, not waited for. Returns (claimed, changed)."""
-    due = list(HealthState.objects.select_for_update(skip_locked=True)
-               .select_related("character")
-               .filter(event=event, next_deadline_s__lte=event.game_time(now))
-               .order_by("next_deadline_s")[:batch])
-    changed = 0
-    for health in due:
-        if _advance_locked(health, event, now):
-            _after_commit(health, event)
-            changed += 1
-    return len(due), changed
+    worker holds are skipped, not waited for. Returns how many changed."""
+    due = due_claim(_due_rows(event), field="next_deadline_s", due_by=event.game_time(now),
+                    batch=batch)
+    return sum(1 for health in due if _advance_published(health, event, now))
 
 
 def _check_running(event: Event, as_narrator: bool) -> None:
@@ -197,8 +200,7 @@ def character_current(health: HealthState, event: Event, now, *,
                       strict: bool = True) -> HealthState:
     """Apply what is due on a locked row (before an interaction reads its state). Not
     `strict`: also what falls due at this very instant (a count of 10 just finished)."""
-    if _advance_locked(health, event, now, strict=strict):
-        _after_commit(health, event)
+    _advance_published(health, event, now, strict=strict)
     return health
 
 
@@ -228,8 +230,7 @@ def treatment_start(*, medic: Character, patient: Character, action: str, params
     _require_actor_able(rules, action, medic, game_s)
     health = _lock(patient.pk)
     # Not strict: only completions and hits come before a timer due at the same instant.
-    if _advance_locked(health, event, now):
-        _after_commit(health, event)
+    _advance_published(health, event, now)
     with _patient_state_kept_private(rules, action):
         level = rules.check(health.as_core(), action, sheet=patient.sheet,
                             actor_sheet=medic.sheet, params=params)

@@ -1,27 +1,24 @@
 """Called by health's services inside their transaction; tasks are queued only once it
-commits, so a rolled-back change pushes nothing. The work itself happens in the tasks."""
+commits, so a rolled-back change pushes nothing. The work itself happens in the tasks.
+
+They are queued through the deadline scheduler (common/deadlines.py), every one of them
+and not only those within the horizon: nothing sweeps for a lost push. With the broker
+down a push is lost (logged): it is best effort, the game goes on."""
 from __future__ import annotations
 
-import logging
 from datetime import datetime
 
-from django.db import transaction
 from django.utils import timezone
+
+from common.deadlines import tasks_queue_on_commit
 
 from .services import WARN_BEFORE_S
 
-log = logging.getLogger(__name__)
 
-
-def _queue_on_commit(task_name: str, args: tuple, eta: datetime | None = None) -> None:
-    def send():
-        from . import tasks
-        try:
-            getattr(tasks, task_name).apply_async(args, eta=eta)
-        except Exception:  # the broker is down: a push is best effort, the game goes on
-            log.exception("could not queue %s%s", task_name, args)
-
-    transaction.on_commit(send)
+def _queue_on_commit(task_name: str, health, jobs: list[tuple[tuple, datetime | None]]) -> None:
+    from . import tasks
+    tasks_queue_on_commit(task=getattr(tasks, task_name), jobs=jobs, near_only=False,
+                          what=f"character {health.pk}")
 
 
 def warnings_due(health, event, now: datetime, timers: dict | None = None) -> list[tuple]:
@@ -46,8 +43,10 @@ def deadline_warnings_on_commit(*, health, event, timers: dict | None = None) ->
     it is not yet time."""
     if not _subscribed(health):
         return
-    for timer, due, eta in warnings_due(health, event, timezone.now(), timers):
-        _queue_on_commit("warn_deadline", (health.pk, timer, due), eta=eta)
+    jobs = [((health.pk, timer, due), eta)
+            for timer, due, eta in warnings_due(health, event, timezone.now(), timers)]
+    if jobs:
+        _queue_on_commit("warn_deadline", health, jobs)
 
 
 def deadline_warnings_resumed(*, event) -> None:
@@ -81,7 +80,8 @@ def health_recorded(*, health, event, before: dict, **_change) -> None:
         return
     status_changed = before.get("status") != health.status
     if status_changed:
-        _queue_on_commit("notify_state", (health.pk, health.version, health.status))
+        _queue_on_commit("notify_state", health,
+                         [((health.pk, health.version, health.status), None)])
     old = before.get("timers") or {}
     changed = {t: due for t, due in health.timers.items() if status_changed or old.get(t) != due}
     if changed:

@@ -12,15 +12,14 @@ how far the day has reached, and `done_at` closes it.
 """
 from __future__ import annotations
 
-import logging
 from datetime import datetime, timedelta
 
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 from rest_framework.exceptions import NotFound
 
+from common.deadlines import due_claim, reach, tasks_queue_on_commit, upcoming_jobs, upcoming_queue
 from common.i18n import Labels
 from health.models import HealthState
 from health.services import character_apply_rules, character_current, characters_lock
@@ -30,8 +29,6 @@ from players.models import Event
 from schedule.models import GameDay
 from live.publish import publish_narrators_on_commit
 from players.services import journal_write
-
-log = logging.getLogger(__name__)
 
 DAY_BATCH = 200
 # An instant a little in the past still runs (a narrator typing "now" on a slow phone);
@@ -106,10 +103,11 @@ def _day_step(event_id: int, batch: int) -> int | None:
         return None
     # The earliest only: if another worker holds it, that worker goes on with the next
     # ones, so a dawn never overtakes the day end before it.
-    day = (GameDay.objects.select_for_update(skip_locked=True)
-           .filter(pk=earliest, done_at__isnull=True).first())
-    if day is None:
+    claimed = due_claim(GameDay.objects.filter(pk=earliest, done_at__isnull=True),
+                        field="due_at", due_by=now, batch=1)
+    if not claimed:
         return None
+    day = claimed[0]
     ids = list(HealthState.objects.filter(event=event, pk__gt=day.reached_id)
                .order_by("pk").values_list("pk", flat=True)[:batch])
     action = event.rules().ruleset.days.get(day.kind)
@@ -161,29 +159,14 @@ def _finish(day: GameDay, event: Event, now) -> None:
 
 # -- queueing the tasks -----------------------------------------------------------------------
 
-def _horizon() -> timedelta:
-    return timedelta(seconds=float(settings.DEADLINE_TASK_HORIZON_S))
-
-
-def _send(jobs, what: str) -> None:
-    """Queue (event id, eta) tasks through one broker connection."""
+def _task():
     from schedule.tasks import run_due_days
-    if not jobs:
-        return
-    try:
-        with run_due_days.app.producer_or_acquire() as producer:
-            for event_id, eta in sorted(set(jobs)):
-                run_due_days.apply_async((event_id,), eta=eta, producer=producer)
-    except Exception:  # the broker is down: the sweeper runs the days anyway
-        log.exception("could not queue the day tasks of %s", what)
+    return run_due_days
 
 
 def day_task_on_commit(*, day: GameDay, event: Event) -> None:
-    now = timezone.now()
-    if not event.running or day.due_at > now + _horizon():
-        return                              # the sweeper queues it when it comes near
-    jobs = [(event.pk, max(day.due_at, now))]
-    transaction.on_commit(lambda: _send(jobs, f"day {day.pk}"))
+    if event.running:                       # else the resume queues it
+        tasks_queue_on_commit(task=_task(), jobs=[((event.pk,), day.due_at)], what=f"day {day.pk}")
 
 
 def days_tasks_on_commit(*, event: Event) -> None:
@@ -191,10 +174,9 @@ def days_tasks_on_commit(*, event: Event) -> None:
     if not event.running:
         return
     now = timezone.now()
-    due = GameDay.objects.filter(event=event, done_at__isnull=True, due_at__lte=now + _horizon())
-    jobs = [(event.pk, max(due_at, now)) for due_at in due.values_list("due_at", flat=True)]
-    if jobs:
-        transaction.on_commit(lambda: _send(jobs, f"event {event.pk}"))
+    jobs = upcoming_jobs(GameDay.objects.filter(event=event, done_at__isnull=True),
+                         field="due_at", until=reach(now), key="event_id")
+    tasks_queue_on_commit(task=_task(), jobs=jobs, what=f"event {event.pk}", now=now)
 
 
 def days_sweep() -> int:
@@ -206,8 +188,8 @@ def days_sweep() -> int:
     changed = 0
     for event_id in pending.filter(due_at__lte=now).values_list("event_id", flat=True).distinct():
         changed += days_run_due(event_id=event_id)
-    _send(list(pending.filter(due_at__gt=now, due_at__lte=now + _horizon())
-               .values_list("event_id", "due_at")), "the coming days")
+    upcoming_queue(task=_task(), queryset=pending.filter(due_at__gt=now), field="due_at",
+                   until=reach(now), key="event_id", what="the coming days")
     return changed
 
 
