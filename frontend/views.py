@@ -9,7 +9,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET
 
-from effects.items import revealed_text
+from effects.selectors.items import revealed_text
 from effects.models import Item
 from players.apis import login_url
 from common.errors import refusal_status, request_language

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from combat.services.schedule import fights_sweep
-from effects.services import effect_push
+from effects.services.effects import effect_push
 from health.models import Treatment
 from live.snapshots import character_snapshot, characters_for_snapshot
 from health.services import (character_act, characters_sweep, treatment_abort,

@@ -10,18 +10,14 @@ from players.models import Character
 from players.services import journal_write
 from rulesets import RuleRefused
 
-from .models import Item
+from ..models import Item
+from ..selectors.items import lock_action
 
 # The loops, not "open"/"closed": the French adjective would agree with the object's name.
 LOOP_WORDS = {
     "red": {"en": "red", "fr": "rouge", "es": "roja"},
     "green": {"en": "green", "fr": "verte", "es": "verde"},
 }
-
-
-def lock_action(item: Item) -> str:
-    """What moving the padlock now does: a closed lock is unlocked, an open one locked."""
-    return "unlock" if item.closed else "lock"
 
 
 @transaction.atomic
