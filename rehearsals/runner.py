@@ -23,14 +23,14 @@ from health.services import (character_act, characters_sweep, treatment_abort,
                              treatment_complete, treatment_start)
 from rulesets import RuleRefused
 
-from schedule.days import day_schedule, days_run_due
+from schedule.services.days import day_schedule, days_run_due
 from players.models import Character, Event
 from rehearsals.fights import FightSteps, describe_fight, fights_diff
 from rehearsals.script import (CLOCK, FIGHT_KINDS, NARRATOR, RACE_KINDS, Script, Step, StepFailed,
                              format_time, parse_time)
 from rehearsals.race import RaceSteps, describe_race, night_start
 from players.services import character_create, event_create, team_get_or_create
-from schedule.clock import clock_pause, clock_resume
+from schedule.services.clock import clock_pause, clock_resume
 
 # Long before any real event: the sweep, which walks every running event of the
 # database, then finds nothing due in real games and never locks their rows.

@@ -22,7 +22,7 @@ from helpers import MEDIC_SHEET, START, act, client_for, snapshot, start_treatme
 from health.models import Treatment
 from health.services import character_act, treatment_start
 from players.models import Character, Event, JournalEntry, LoginToken
-from schedule.games import game_announce
+from schedule.services.games import game_announce
 from players.services import character_create, event_create, login_token_issue
 from world import fingerprint
 

@@ -25,7 +25,7 @@ from club.models import ChronyCheck
 from combat.services.schedule import fights_sweep
 from health.models import HealthState
 from club.services import local_text, member_check_in, member_create, sanction_record
-from schedule.games import game_announce, game_start
+from schedule.services.games import game_announce, game_start
 from players.models import Membership
 from club.models import Sanction
 from schedule.models import Game
