@@ -25,7 +25,7 @@ from health.models import HealthState
 from rulesets import RuleRefused, RulesetError
 from rulesets.loader import Ruleset, check_option
 
-from club.services import local_text
+from club.selectors import local_text
 from schedule.services.days import PAST_TOLERANCE_S, characters_apply_action
 from players.models import Event
 from schedule.models import Game

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from players.models import Event, Membership
 from club.models import Member
-from club.services import member_check_in, member_create
+from club.services.register import member_check_in, member_create
 from schedule.services.games import game_announce
 from players.services import character_create, event_create, login_token_issue, team_get_or_create
 from race.demo import RUGLES_BY_NIGHT, race_demo_links, race_demo_setup
