@@ -2,8 +2,8 @@
 zombies and marshals a race file declares in its header; the race steps, played through
 the race services (race/services/) as the organisers', zombies', marshals' and
 survivors' phones call them; the `race` and `safety` expectations, read from the views
-the phones and the organisers' screens get (race/boards.py); and the overdue alerts,
-rung at their own instants as the server's task would ring them.
+the phones and the organisers' screens get (race/selectors/boards.py); and the overdue
+alerts, rung at their own instants as the server's task would ring them.
 
 rehearsal_file.py reads the generic parts of a file and hands the race ones to the
 readers here; rehearsal.py plays the steps with the RaceSteps methods.
@@ -21,7 +21,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from players.models import Membership
-from race.boards import entries_with_courses, leaderboard, safety_board, survivor_entry_view
+from race.selectors.boards import entries_with_courses, leaderboard, safety_board, survivor_entry_view
 from race.labels import say
 from race.models import Checkpoint, Course, Entry, Infraction, LifeLoss, Punch
 from race.options import RULESET, STANDARD_COURSES, race_options
