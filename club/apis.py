@@ -102,8 +102,8 @@ class CheckInApi(APIView):
 
         def run():
             member = selectors.member_by_reference(data.validated_data["member"])
-            character, created = register.member_check_in(event=event, member=member, by=request.user,
-                                                      team_name=data.validated_data["team"])
+            character, created = register.member_check_in(
+                event=event, member=member, by=request.user, team_name=data.validated_data["team"])
             return answer(request, {
                 "character": {"id": character.pk, "name": character.name, "code": character.code,
                               "team": character.team.name if character.team_id else None},

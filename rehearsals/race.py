@@ -21,7 +21,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from players.models import Membership
-from race.selectors.boards import entries_with_courses, leaderboard, safety_board, survivor_entry_view
+from race.selectors.boards import (entries_with_courses, leaderboard, safety_board,
+                                   survivor_entry_view)
 from race.labels import say
 from race.models import Checkpoint, Course, Entry, Infraction, LifeLoss, Punch
 from race.options import RULESET, STANDARD_COURSES, race_options

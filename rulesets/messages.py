@@ -261,7 +261,7 @@ MESSAGES = {
         "fr": "Le corps de la requête est imbriqué sur plus de {max_depth} niveaux.",
         "es": "El cuerpo de la petición tiene más de {max_depth} niveles de anidamiento.",
     },
-    # Objects with a tag (effects/items.py).
+    # Objects with a tag (effects/services/items.py).
     "unknown_item": {
         "en": "No object of this game has the code '{code}'.",
         "fr": "Aucun objet de ce jeu n'a le code « {code} ».",
@@ -282,7 +282,8 @@ MESSAGES = {
         "fr": "{item} s'applique à qui le manipule : seul un médicament peut être donné à quelqu'un d'autre.",
         "es": "{item} se aplica a quien lo manipula: solo un medicamento puede darse a otra persona.",
     },
-    # Locks (effects/locks.py) and requests to the organisers (effects/requests.py).
+    # Locks (effects/services/locks.py) and requests to the organisers
+    # (effects/services/requests.py).
     "lock_already": {
         "en": "{item}: the padlock is already on the {loop} loop.",
         "fr": "{item} : le cadenas est déjà sur la boucle {loop}.",
@@ -298,7 +299,7 @@ MESSAGES = {
         "fr": "Cette demande a déjà reçu une réponse.",
         "es": "Esta petición ya tiene respuesta.",
     },
-    # Carga: carrying objects (effects/carrying.py).
+    # Carga: carrying objects (effects/services/carrying.py).
     "item_carried_already": {
         "en": "{name} already carries {item}.",
         "fr": "{name} porte déjà {item}.",
@@ -314,7 +315,7 @@ MESSAGES = {
         "fr": "{item} est une serrure : elle reste sur sa porte et ne se porte pas.",
         "es": "{item} es una cerradura: se queda en su puerta y no se puede llevar.",
     },
-    # Dawns and day ends scheduled by the organisers (players/days.py).
+    # Dawns and day ends scheduled by the organisers (schedule/services/days.py).
     "no_days": {
         "en": "The rules of this game ({ruleset}) have no {kind} to schedule.",
         "fr": "Les règles de ce jeu ({ruleset}) n'ont pas de moment « {kind} » à programmer.",
@@ -335,7 +336,7 @@ MESSAGES = {
         "fr": "Ce moment « {kind} » est en cours d'application aux personnages ; il ne peut plus être annulé.",
         "es": "Este {kind} se está aplicando a los personajes ahora mismo; ya no se puede cancelar.",
     },
-    # The airsoft club's register and sanctions (players/club.py).
+    # The airsoft club's register and sanctions (club/services/).
     "unknown_member": {
         "en": "No club member has the number or licence '{member}'.",
         "fr": "Aucun membre du club n'a le numéro ou la licence « {member} ».",
@@ -406,7 +407,7 @@ MESSAGES = {
         "fr": "L'option cheating_first_offence de ce jeu vaut grave : enregistrée comme « {kind} » au lieu de « {asked} ».",
         "es": "La opción cheating_first_offence de este evento es grave: registrada como «{kind}» en lugar de «{asked}».",
     },
-    # The chrony station (combat/chrony.py): a check's reasons, and the pass label.
+    # The chrony station (club/services/chrony.py): a check's reasons, and the pass label.
     "chrony_speed_or_energy": {
         "en": "Give either the BB's speed (speed_mps) or the energy measured (energy_j): one of the two.",
         "fr": "Indiquez soit la vitesse de la bille (speed_mps), soit l'énergie mesurée (energy_j) : l'une des deux.",
@@ -442,7 +443,7 @@ MESSAGES = {
         "fr": "Pas d'étiquette pour {replica} ({code}) : son dernier passage au chrony a échoué ({reasons}).",
         "es": "No hay etiqueta para {replica} ({code}): su último paso por el cronógrafo falló ({reasons}).",
     },
-    # The games of an airsoft day (players/games.py).
+    # The games of an airsoft day (schedule/services/games.py).
     "game_option_unknown": {
         "en": "Unknown scenario option '{option}'. The options of this game are: {known}.",
         "fr": "Option de scénario inconnue « {option} ». Les options de ce jeu sont : {known}.",

@@ -1,5 +1,5 @@
-"""The games of an airsoft day over HTTP (schedule/services/games.py): organisers announce, start and
-end them; anyone in the event reads them. A stop during a game is the clock's pause
+"""The games of an airsoft day over HTTP (schedule/services/games.py): organisers announce,
+start and end them; anyone in the event reads them. A stop during a game is the clock's pause
 (`POST /api/events/<id>/clock/`) or anyone's Emergencia (`POST /api/events/<id>/emergency/`)."""
 from __future__ import annotations
 

@@ -27,7 +27,7 @@ class Demo:
     narrator: str
     characters: list = field(default_factory=list)  # (name, team, sheet, kits)
     # Airsoft: (name, team, licence number) of club members checked in at the desk
-    # (players/club.py), and the first game announced (players/games.py).
+    # (club/services/register.py), and the first game announced (schedule/services/games.py).
     members: list = field(default_factory=list)
     first_game: dict | None = None
     # The zombie race: courses, entries and zombies (race/demo.py).
