@@ -46,7 +46,7 @@ def queries_per_snapshot(population) -> dict:
     from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
 
-    from effects.services import effect_push
+    from effects.services.effects import effect_push
     from live.snapshots import character_for_snapshot, character_snapshot
     from health.services import character_act
     from players.models import Character

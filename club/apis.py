@@ -1,5 +1,6 @@
 """The airsoft club's register over HTTP: members, check-in, the sanctions register.
-Views parse input, call one service and serialize the answer (players/club.py)."""
+Views parse input, call one service (club/services/) and serialize the answer with the
+reads (club/selectors.py)."""
 from __future__ import annotations
 
 from django.utils import timezone
@@ -8,7 +9,8 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.views import APIView
 
-from club import services as club
+from club import selectors
+from club.services import register, sanctions
 from common.http import MAX_ID, answer
 from common.idempotency import idempotent
 from club.models import Member, Sanction
@@ -47,15 +49,15 @@ def sanction_row(sanction: Sanction, now) -> dict:
             "event": ({"id": sanction.event_id, "name": sanction.event.name}
                       if sanction.event_id else None),
             "character": sanction.character_id, "level": sanction.level, "kind": sanction.kind,
-            "kind_label": club.KIND_LABELS[sanction.kind], "cheating": sanction.cheating,
+            "kind_label": selectors.KIND_LABELS[sanction.kind], "cheating": sanction.cheating,
             "reason": sanction.reason,
             "decided_by": sanction.decided_by.get_username() if sanction.decided_by else None,
             "decided_at": iso(sanction.decided_at), "ends_at": iso(sanction.ends_at),
             "revoked_at": iso(sanction.revoked_at),
             "revoked_by": sanction.revoked_by.get_username() if sanction.revoked_by else None,
             "revoked_reason": sanction.revoked_reason,
-            "bars_check_in": club.sanction_bars(sanction, now),
-            "escalation": club.escalation_of(sanction)}
+            "bars_check_in": selectors.sanction_bars(sanction, now),
+            "escalation": selectors.escalation_of(sanction)}
 
 
 class EventMembersApi(APIView):
@@ -70,7 +72,7 @@ class EventMembersApi(APIView):
                    summary="The club's members (organisers of the event): search by name, nickname or licence, 50 at most")
     def get(self, request, event_id):
         event_for_narrator(request.user, event_id)
-        found = club.members_search(request.query_params.get("q", "")[:100])
+        found = selectors.members_search(request.query_params.get("q", "")[:100])
         return answer(request, {"members": [member_row(m) for m in found]})
 
     @extend_schema(responses=OpenApiTypes.OBJECT, request=Input,
@@ -81,7 +83,7 @@ class EventMembersApi(APIView):
         data.is_valid(raise_exception=True)
 
         def run():
-            member = club.member_create(event=event, by=request.user, **data.validated_data)
+            member = register.member_create(event=event, by=request.user, **data.validated_data)
             return answer(request, {"member": member_row(member)}, status=201)
         return idempotent(request, run)
 
@@ -99,9 +101,9 @@ class CheckInApi(APIView):
         data.is_valid(raise_exception=True)
 
         def run():
-            member = club.member_by_reference(data.validated_data["member"])
-            character, created = club.member_check_in(event=event, member=member, by=request.user,
-                                                      team_name=data.validated_data["team"])
+            member = selectors.member_by_reference(data.validated_data["member"])
+            character, created = register.member_check_in(
+                event=event, member=member, by=request.user, team_name=data.validated_data["team"])
             return answer(request, {
                 "character": {"id": character.pk, "name": character.name, "code": character.code,
                               "team": character.team.name if character.team_id else None},
@@ -129,25 +131,25 @@ class EventSanctionsApi(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT,
                    summary="The sanctions recorded during this event (organisers and referees), newest first")
     def get(self, request, event_id):
-        event = club.event_for_staff(request.user, event_id)
+        event = selectors.event_for_staff(request.user, event_id)
         now = timezone.now()
         return answer(request, {"sanctions": [sanction_row(s, now)
-                                              for s in club.event_sanctions(event)]})
+                                              for s in selectors.event_sanctions(event)]})
 
     @extend_schema(responses=OpenApiTypes.OBJECT, request=Input,
                    summary="Record a sanction: referees light ones (warning, sanction_out), organisers any. Repeated cheating escalates to grave (B13). Idempotency-Key header.")
     def post(self, request, event_id):
-        event = club.event_for_staff(request.user, event_id)
+        event = selectors.event_for_staff(request.user, event_id)
         data = self.Input(data=request.data)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
 
         def run():
-            member, character = club.sanction_target(
+            member, character = selectors.sanction_target(
                 event, member=values.pop("member", None),
                 character_id=values.pop("character", None),
                 character_code=values.pop("character_code", None))
-            sanction = club.sanction_record(event=event, member=member, character=character,
+            sanction = sanctions.sanction_record(event=event, member=member, character=character,
                                             by=request.user, **values)
             row = sanction_row(sanction, timezone.now())
             return answer(request, {"sanction": row, "escalated": row["escalation"] is not None},
@@ -159,16 +161,16 @@ class MemberSanctionsApi(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT,
                    summary="A member's whole sanctions history across events (club staff; a player for their own member)")
     def get(self, request, member_id):
-        member = club.member_for_reader(request.user, member_id)
+        member = selectors.member_for_reader(request.user, member_id)
         now = timezone.now()
-        barring = club.member_barring_sanction(member, now)
+        barring = selectors.member_barring_sanction(member, now)
         return answer(request, {
             "member": {"id": member.pk, "name": member.name, "nickname": member.nickname,
                        "licence_number": member.licence_number},
             "barred_until": (None if barring is None or barring.kind == Sanction.BANNED
                              else barring.ends_at.isoformat()),
             "banned": barring is not None and barring.kind == Sanction.BANNED,
-            "sanctions": [sanction_row(s, now) for s in club.member_sanctions(member)]})
+            "sanctions": [sanction_row(s, now) for s in selectors.member_sanctions(member)]})
 
 
 class SanctionRevokeApi(APIView):
@@ -178,12 +180,12 @@ class SanctionRevokeApi(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT, request=Input,
                    summary="Revoke a sanction (organisers of its event): it stays on the register, marked revoked. Idempotency-Key header.")
     def post(self, request, sanction_id):
-        sanction = club.sanction_for_staff(request.user, sanction_id)
+        sanction = selectors.sanction_for_staff(request.user, sanction_id)
         data = self.Input(data=request.data)
         data.is_valid(raise_exception=True)
 
         def run():
-            revoked = club.sanction_revoke(sanction=sanction, by=request.user,
+            revoked = sanctions.sanction_revoke(sanction=sanction, by=request.user,
                                            reason=data.validated_data["reason"])
             return answer(request, {"sanction": sanction_row(revoked, timezone.now())})
         return idempotent(request, run)

@@ -1,4 +1,4 @@
-"""The chrony station over HTTP (combat/chrony.py), and the printable pass label. Views
+"""The chrony station over HTTP (club/services/chrony.py), and the printable pass label. Views
 parse input, call one service and serialize the answer."""
 from __future__ import annotations
 
@@ -15,17 +15,17 @@ from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.views import APIView
 
+from club import selectors
 from club.apis import MemberReference, sanction_row
-from club.services import event_for_staff, local_text, member_by_reference
+from club.models import ChronyCheck, Replica
+from club.selectors import event_for_staff, local_text, member_by_reference
+from club.services import chrony
 from common.errors import refusal_status
 from common.http import answer
 from common.i18n import Labels, refusal_text
 from common.idempotency import idempotent
 from rulesets import RuleRefused
 from rulesets.messages import pick
-
-from club import chrony
-from club.models import ChronyCheck, Replica
 
 
 def check_row(check: ChronyCheck | None) -> dict | None:
@@ -62,7 +62,7 @@ class EventReplicasApi(APIView):
     def get(self, request, event_id):
         event = event_for_staff(request.user, event_id)
         return answer(request, {"replicas": [replica_row(r, c)
-                                             for r, c in chrony.event_replicas(event)]})
+                                             for r, c in selectors.event_replicas(event)]})
 
     @extend_schema(responses=OpenApiTypes.OBJECT, request=Input,
                    summary="Register a member's replica at the chrony (organisers and referees). Idempotency-Key header.")
@@ -92,7 +92,7 @@ class ReplicaChecksApi(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT, request=Input,
                    summary="Record a chrony measure (speed_mps or energy_j) and its verdict; a failed recheck of a replica that passed its check-in records a cheating sanction. Idempotency-Key header.")
     def post(self, request, replica_id):
-        replica = chrony.replica_for_staff(request.user, replica_id)
+        replica = selectors.replica_for_staff(request.user, replica_id)
         data = self.Input(data=request.data)
         data.is_valid(raise_exception=True)
 
@@ -130,13 +130,13 @@ def replica_label(request, replica_id):
     if not request.user.is_authenticated:
         return redirect(f"/admin/login/?next={request.path}")
     try:
-        replica = chrony.replica_for_staff(request.user, replica_id)
+        replica = selectors.replica_for_staff(request.user, replica_id)
     except NotFound:
         raise Http404 from None
     lang = replica.event.language
     words = {key: pick(label, lang) for key, label in LABEL_WORDS.items()}
     try:
-        check = chrony.replica_pass(replica)
+        check = selectors.replica_pass(replica)
     except RuleRefused as refused:
         return render(request, "combat/replica_label.html",
                       {"replica": replica, "words": words, "lang": lang,
@@ -146,5 +146,5 @@ def replica_label(request, replica_id):
         "replica": replica, "check": check, "words": words, "lang": lang,
         "type": pick(TYPE_LABELS[replica.type], lang),
         "qr": qr.to_string(encoding="unicode"), "checked_at": local_text(check.checked_at),
-        "energy": pick(chrony.number_labels(check.energy_j), lang),
-        "limit": pick(chrony.number_labels(float(check.limits["max_power_joule"])), lang)})
+        "energy": pick(selectors.number_labels(check.energy_j), lang),
+        "limit": pick(selectors.number_labels(float(check.limits["max_power_joule"])), lang)})

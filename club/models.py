@@ -97,7 +97,7 @@ def new_replica_code() -> str:
 
 
 class Replica(models.Model):
-    """An airsoft replica registered at check-in for a club member (combat/chrony.py)."""
+    """An airsoft replica registered at check-in for a club member (club/services/chrony.py)."""
 
     TYPES = [(t, t) for t in ("rifle", "pistol", "sniper", "shotgun", "gl", "other")]
 

@@ -1,7 +1,7 @@
 """Fights between characters: duels, "l'union fait la force" and acharnement. Each keeps
 who took part, when it started and, for the timed ones, the game second it is due; the
 outcome is applied to each side's health through the rules. At the end, the airsoft
-chrony station's replicas and their checks (combat/chrony.py), and the airsoft medic's
+chrony station's replicas and their checks (club/services/chrony.py), and the airsoft medic's
 heals (combat/services/heals.py)."""
 import secrets
 

@@ -21,12 +21,12 @@ STATUS_BY_CODE = {
     "nul_character": 400,
     "idempotency_conflict": 422,
     "too_many_logins": 429,
-    # The airsoft club's register (players/club.py) and chrony (combat/chrony.py).
+    # The airsoft club's register (club/services/) and chrony (club/services/chrony.py).
     "unknown_member": 404, "sanction_needs_organiser": 403, "revoke_needs_organiser": 403,
     "member_not_linked": 400,
     "exclusion_end_required": 400, "exclusion_too_long": 400, "exclusion_in_past": 400,
     "end_not_applicable": 400, "chrony_speed_or_energy": 400,
-    # The games of an airsoft day (players/games.py).
+    # The games of an airsoft day (schedule/services/games.py).
     "game_option_unknown": 400, "game_option_invalid": 400,
 }
 

@@ -137,7 +137,7 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-due-fights": {"task": "combat.tasks.sweep_due_fights", "schedule": SWEEP_INTERVAL_S},
     "queue-upcoming-deadlines": {"task": "health.tasks.queue_upcoming_deadlines",
                                  "schedule": DEADLINE_TASK_HORIZON_S / 2},
-    # Dawns and day ends (players/days.py): a task runs each at its instant; this sweep
+    # Dawns and day ends (schedule/services/days.py): a task runs each at its instant; this sweep
     # catches a lost one and queues those coming within the horizon.
     "sweep-due-days": {"task": "schedule.tasks.sweep_due_days", "schedule": DAYS_SWEEP_INTERVAL_S},
     # The zombie race (race/services/alerts.py): an entry still out past its deadline and

@@ -78,7 +78,7 @@ api = [
     path("sanctions/<int:sanction_id>/revoke/", club.SanctionRevokeApi.as_view()),
     path("events/<int:event_id>/replicas/", chrony.EventReplicasApi.as_view()),
     path("replicas/<int:replica_id>/checks/", chrony.ReplicaChecksApi.as_view()),
-    # The games of an airsoft day (schedule/games.py).
+    # The games of an airsoft day (schedule/services/games.py).
     path("events/<int:event_id>/games/", games.EventGamesApi.as_view()),
     path("games/<int:game_id>/start/", games.GameStartApi.as_view()),
     path("games/<int:game_id>/end/", games.GameEndApi.as_view()),

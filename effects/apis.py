@@ -12,9 +12,9 @@ from common.idempotency import idempotent
 from players.selectors import character_visible, event_for_narrator
 from rulesets import RuleRefused
 
-from . import services
 from .models import Effect
-from .selectors import character_clarity
+from .selectors.effects import character_clarity
+from .services import effects as services
 
 
 class EffectPushApi(APIView):

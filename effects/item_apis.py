@@ -11,13 +11,13 @@ from common.http import answer
 from common.idempotency import idempotent
 from players.selectors import character_by_code, character_visible, event_for_narrator
 
-from . import items as services
-from .carrying import item_carry, item_drop
-from .load import load_view
-from .locks import lock_move
 from .models import Item
-from .selectors import (event_items, item_in_event, item_narrator_view,
-                        item_scan_view, item_use_view, lock_moved_view)
+from .selectors.items import (event_items, item_in_event, item_narrator_view,
+                              item_scan_view, item_use_view, lock_moved_view)
+from .selectors.load import load_view
+from .services import items as services
+from .services.carrying import item_carry, item_drop
+from .services.locks import lock_move
 
 TEXT = {"max_length": 2000, "required": False, "allow_blank": True, "default": ""}
 

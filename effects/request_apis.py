@@ -13,9 +13,9 @@ from common.idempotency import idempotent
 from players.selectors import event_for_narrator, own_character
 from rulesets import RuleRefused
 
-from . import requests as services
 from .models import OrganiserRequest
-from .selectors import event_requests, request_view
+from .selectors.requests import event_requests, request_view
+from .services import requests as services
 
 STATUSES = (OrganiserRequest.OPEN, OrganiserRequest.ANSWERED)
 

@@ -8,9 +8,9 @@ from django.db.models import Prefetch
 
 from players.models import Character
 
-from .load import load_view
 from .models import Effect, Item
-from .active import active_effects_q, effect_view
+from .selectors.effects import active_effects_q, effect_view
+from .selectors.load import load_view
 
 EFFECT_FIELDS = ("id", "character_id", "push_id", "text", "started_game_s", "duration_s",
                  "ends_game_s")

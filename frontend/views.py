@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET
 
 from common.i18n import refusal_text, text
 from common.messages import OBJECT_LABEL_WORDS
-from effects.items import revealed_text
+from effects.selectors.items import revealed_text
 from effects.models import Item
 from players.apis import login_url
 from common.errors import refusal_status, request_language

@@ -23,7 +23,7 @@ class Event(models.Model):
     clock_elapsed_s = models.FloatField(default=0.0,
                                         help_text="Play seconds accumulated before the current run.")
     clock_running_since = models.DateTimeField(null=True, blank=True)
-    # What every phone shows of the games (players/games.py): {"game": the game being
+    # What every phone shows of the games (schedule/services/games.py): {"game": the game being
     # played, "next_game": the one announced}. Kept here, on the row each snapshot already
     # loads, so that showing it costs no query per character.
     announcement = models.JSONField(default=dict, blank=True)

@@ -8,6 +8,6 @@ character_created = Observers("character_created", arguments=("character",))
 # moves on.
 characters_changed = Observers("characters_changed", arguments=("character_ids",))
 
-# The game clock runs again (schedule/clock.py): what waited on game time is queued again
+# The game clock runs again (schedule/services/clock.py): what waited on game time is queued again
 # for its new wall-clock instant.
 clock_resumed = Observers("clock_resumed", arguments=("event",))

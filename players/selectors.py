@@ -109,7 +109,7 @@ def event_options(event: Event) -> list[dict]:
 
 def clock_snapshot(event: Event, now: datetime) -> dict:
     """The game clock, and what every phone shows of the games of the day: the game being
-    played and the next one announced (schedule/games.py keeps them on the event row, so
+    played and the next one announced (schedule/services/games.py keeps them on the event row, so
     this costs no query)."""
     announced = event.announcement or {}
     return {"running": event.running, "game_time_s": round(event.game_time(now), 3),

@@ -13,11 +13,11 @@ from players.apis import login_url
 from common.idempotency import idempotent
 from rulesets import RuleRefused
 
-from . import boards
+from .selectors import boards
 from .labels import say
 from .models import Course, Entry
 from .services import courses, entries
-from .selectors import course_for_organiser, race_for_organiser
+from .selectors.entries import course_for_organiser, race_for_organiser
 
 
 class CoursesApi(APIView):

@@ -17,10 +17,10 @@ from schedule.day_apis import AwareDateTimeField
 from common.idempotency import idempotent
 from players.selectors import is_narrator
 
-from .boards import entry_answer
+from .selectors.boards import entry_answer
 from .models import Infraction, LifeLoss, Punch
-from .selectors import (entry_for_marshal, entry_for_organiser, entry_for_reporter,
-                        entry_visible, life_loss_for_organiser)
+from .selectors.entries import (entry_for_marshal, entry_for_organiser, entry_for_reporter,
+                                entry_visible, life_loss_for_organiser)
 from .services import entries, lives, punches, running
 
 

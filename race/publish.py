@@ -28,7 +28,8 @@ def race_changed_on_commit(*, event_id: int, entry_ids=(), course_ids=()) -> Non
 
 
 def _send_changes(event_id: int, entry_ids: list[int], course_ids: list[int]) -> None:
-    from .boards import leaderboard, organiser_entry_view, survivor_entry_view, entries_with_courses
+    from .selectors.boards import (entries_with_courses, leaderboard, organiser_entry_view,
+                                   survivor_entry_view)
     from .options import race_options
     from players.models import Event
 

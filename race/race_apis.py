@@ -17,14 +17,14 @@ from common.parsers import JSONParser
 from schedule.day_apis import AwareDateTimeField
 from rulesets import RuleRefused
 
-from . import boards
+from .selectors import boards
 from .labels import say
 from .models import Entry
 from .options import race_options
 from .parsers import CsvParser
 from .readout import ReadoutRejected
-from .selectors import (course_for_organiser, entry_by_code, lives_remaining,
-                        race_for_organiser, race_for_zombie)
+from .selectors.entries import (course_for_organiser, entry_by_code, lives_remaining,
+                                race_for_organiser, race_for_zombie)
 from .services import lives, punches, running
 from .services.common import status_key
 

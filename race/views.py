@@ -14,10 +14,10 @@ from rest_framework.exceptions import NotFound
 from common.i18n import localize
 from rulesets.messages import LANGUAGES
 
-from .boards import public_results
+from .selectors.boards import public_results
 from .labels import TEXTS, say
 from .options import race_options
-from .selectors import race_event
+from .selectors.entries import race_event
 
 HEADINGS = [k for k in TEXTS if k.startswith("h_")]
 CSV_COLUMNS = ("course", "rank", "name", "kind", "members", "status", "found", "checkpoints",

@@ -20,14 +20,14 @@ from django.utils import timezone
 
 from combat.services.schedule import fights_sweep
 from common.i18n import refusal_text
-from effects.services import effect_push
+from effects.services.effects import effect_push
 from health.models import Treatment
 from live.snapshots import character_snapshot, characters_for_snapshot
 from health.services import (character_act, characters_sweep, treatment_abort,
                              treatment_complete, treatment_start)
 from rulesets import RuleRefused
 
-from schedule.days import day_schedule, days_run_due
+from schedule.services.days import day_schedule, days_run_due
 from players.models import Character, Event
 from rehearsals.describing import step_line
 from rehearsals.expectations import character_diff, clock_diff, compare
@@ -35,7 +35,7 @@ from rehearsals.fight_playing import FightSteps
 from rehearsals.race_playing import RaceSteps, night_start
 from rehearsals.script import CLOCK, NARRATOR, Script, Step, StepFailed, format_time
 from players.services import character_create, event_create, team_get_or_create
-from schedule.clock import clock_pause, clock_resume
+from schedule.services.clock import clock_pause, clock_resume
 
 # database, then finds nothing due in real games and never locks their rows.
 START = datetime(2000, 1, 1, 9, 0, tzinfo=dt_timezone.utc)

@@ -29,9 +29,9 @@ class Feature:
 
 FEATURES: dict[str, Feature] = {
     # A narrator states a health level (an effect's set_state, a referee's correction).
-    "stated_state": Feature(used_by=("effects/services.py",), actions=("set_state",)),
+    "stated_state": Feature(used_by=("effects/services/effects.py",), actions=("set_state",)),
     # An effect lasts one Conflict (septenario S1): two minutes after the last fight.
-    "conflicts": Feature(used_by=("effects/services.py", "rulesets/body.py", "health/body.py"),
+    "conflicts": Feature(used_by=("effects/selectors/effects.py", "rulesets/body.py", "health/body.py"),
                          section="effect_default", options=("conflict_gap_s",),
                          values=("conflict_until",)),
     # Hits by body location, armour per Conflict, wooden weapons (septenario §4).
@@ -50,20 +50,20 @@ FEATURES: dict[str, Feature] = {
                      options=("medics", "hit_count_s", "healing_medic_can_shoot",
                               "extraction_medic_can_shoot")),
     # The chrony station's replica limits (airsoft rulebook §4).
-    "chrony": Feature(used_by=("club/chrony.py",),
+    "chrony": Feature(used_by=("club/selectors.py",),
                       options=("max_power_joule", "calibre_mm", "full_auto")),
     # The club's sanctions register: light and grave faults, repeat cheating (B13).
-    "club_sanctions": Feature(used_by=("club/services.py",), options=("cheating_first_offence",),
+    "club_sanctions": Feature(used_by=("club/services/sanctions.py",), options=("cheating_first_offence",),
                               actions=("sanction_out", "removed")),
     # A day of successive games: each sends everyone to spawn, phones show its scenario.
-    "games": Feature(used_by=("schedule/games.py",), actions=("game_started",),
+    "games": Feature(used_by=("schedule/services/games.py", "schedule/selectors.py"), actions=("game_started",),
                      options=("medic_mode", "medics", "respawn_policy",
                               "ammo_limit_per_replica", "max_heals_per_player")),
     # Dawn and day end, and the wounds a narrator decides on (septenario H09).
-    "days": Feature(used_by=("schedule/days.py",), section="days", values=("awaiting_narrator",)),
+    "days": Feature(used_by=("schedule/services/days.py",), section="days", values=("awaiting_narrator",)),
     # A ruleset that lets the organiser choose whether an Emergencia pauses everyone
     # (without it, it always does).
-    "emergency_choice": Feature(used_by=("schedule/clock.py",),
+    "emergency_choice": Feature(used_by=("schedule/services/clock.py",),
                                 options=("emergencia_pauses_all",)),
     # Combat points on the sheet, within the ruleset's bounds (gn_fr).
     "combat_base": Feature(used_by=("players/services.py",),

@@ -8,6 +8,6 @@ class ScheduleConfig(AppConfig):
     def ready(self):
         from players import observers as players
 
-        from . import days
+        from .services import days
 
         players.clock_resumed.register(days.days_tasks_on_commit)  # a dawn due in a pause runs now

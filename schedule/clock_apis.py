@@ -11,7 +11,7 @@ from common.http import answer
 from common.idempotency import idempotent
 from players.selectors import clock_snapshot, event_for_member, event_for_narrator
 
-from . import clock
+from .services import clock
 
 
 class ClockApi(APIView):

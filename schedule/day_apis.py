@@ -1,5 +1,5 @@
 """Narrators schedule the game's dawns and day ends, and read who waits for their decision
-after a day end (players/days.py)."""
+after a day end (schedule/services/days.py)."""
 from __future__ import annotations
 
 from django.utils import timezone
@@ -8,7 +8,8 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.views import APIView
 
-from schedule import days
+from schedule import selectors
+from schedule.services import days
 from common.http import answer
 from common.idempotency import idempotent
 from schedule.models import GameDay
@@ -37,7 +38,7 @@ class EventDaysApi(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT, summary="The scheduled dawns and day ends (narrators), and the characters whose untreated wounds await a narrator's decision")
     def get(self, request, event_id):
         event = event_for_narrator(request.user, event_id)
-        return answer(request, days.days_view(event, timezone.now()))
+        return answer(request, selectors.days_view(event, timezone.now()))
 
     @extend_schema(responses=OpenApiTypes.OBJECT, request=DayInput, summary="Schedule a dawn or a day end at a wall-clock instant (narrators). Idempotency-Key header.")
     def post(self, request, event_id):
@@ -47,7 +48,7 @@ class EventDaysApi(APIView):
 
         def run():
             day = days.day_schedule(event=event, by=request.user, **data.validated_data)
-            return answer(request, {"day": days.day_view(day, timezone.now())}, status=201)
+            return answer(request, {"day": selectors.day_view(day, timezone.now())}, status=201)
         return idempotent(request, run)
 
 

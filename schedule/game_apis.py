@@ -1,5 +1,5 @@
-"""The games of an airsoft day over HTTP (players/games.py): organisers announce, start and
-end them; anyone in the event reads them. A stop during a game is the clock's pause
+"""The games of an airsoft day over HTTP (schedule/services/games.py): organisers announce,
+start and end them; anyone in the event reads them. A stop during a game is the clock's pause
 (`POST /api/events/<id>/clock/`) or anyone's Emergencia (`POST /api/events/<id>/emergency/`)."""
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from rest_framework.views import APIView
 
 from players.selectors import clock_snapshot
 
-from schedule import games
+from schedule import selectors
+from schedule.services import games
 from common.http import answer
 from schedule.day_apis import AwareDateTimeField
 from common.idempotency import idempotent
@@ -30,7 +31,7 @@ class EventGamesApi(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT, summary="The games of the day (anyone in the event): each game, the one being played, the next one announced")
     def get(self, request, event_id):
         event = event_for_member(request.user, event_id)
-        return answer(request, games.games_view(event))
+        return answer(request, selectors.games_view(event))
 
     @extend_schema(responses=OpenApiTypes.OBJECT, request=AnnounceInput, summary="Announce the next game (organisers): scenario, options, start time; every phone shows it. Announced again before it starts, the same game is revised. Idempotency-Key header.")
     def post(self, request, event_id):
@@ -47,7 +48,7 @@ class EventGamesApi(APIView):
 class GameStartApi(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT, request=None, summary="Start an announced game (organisers): its options apply, the clock runs, every player goes back to spawn. Idempotency-Key header.")
     def post(self, request, game_id):
-        game = games.game_for_narrator(request.user, game_id)
+        game = selectors.game_for_narrator(request.user, game_id)
 
         def run():
             return _game_answer(request, games.game_start(game=game, by=request.user))
@@ -57,7 +58,7 @@ class GameStartApi(APIView):
 class GameEndApi(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT, request=None, summary="End the game being played (organisers): the clock pauses and phones stop showing it. Idempotency-Key header.")
     def post(self, request, game_id):
-        game = games.game_for_narrator(request.user, game_id)
+        game = selectors.game_for_narrator(request.user, game_id)
 
         def run():
             return _game_answer(request, games.game_end(game=game, by=request.user))
@@ -66,5 +67,5 @@ class GameEndApi(APIView):
 
 def _game_answer(request, game, status=200):
     event = Event.objects.get(pk=game.event_id)
-    return answer(request, {"game": games.game_view(game),
+    return answer(request, {"game": selectors.game_view(game),
                             "clock": clock_snapshot(event, timezone.now())}, status=status)

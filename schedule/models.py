@@ -1,5 +1,6 @@
-"""The game's calendar: dawns and day ends (schedule/days.py) and the games of an
-airsoft day (schedule/games.py). Tables keep the names they were created with in players/."""
+"""The game's calendar: dawns and day ends (schedule/services/days.py) and the games of an
+airsoft day (schedule/services/games.py). Tables keep the names they were created with in
+players/."""
 from __future__ import annotations
 
 from django.conf import settings
@@ -36,7 +37,8 @@ class GameDay(models.Model):
 
 class Game(models.Model):
     """One game (partie) of an airsoft day: the day is the Event, its games are played one
-    after another (players/games.py). Announced with its scenario, then started, then ended."""
+    after another (schedule/services/games.py). Announced with its scenario, then started,
+    then ended."""
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveIntegerField()

@@ -1,6 +1,6 @@
 from celery import shared_task
 
-from schedule import days
+from schedule.services import days
 
 
 @shared_task(acks_late=True)

@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from helpers import client_for
-from club.services import member_create
+from club.services.register import member_create
 from players.models import Membership
 from players.services import event_create
 
@@ -56,8 +56,8 @@ def sanction(api, game, member_ref=None, key=None, **body):
 def register_world(event, by, character) -> dict:
     """For the route × role matrix (test_permissions): a member who checked in as
     `character`, a warning on the register, and a replica that passed the chrony."""
-    from club.chrony import chrony_check_record, replica_register
-    from club.services import sanction_record
+    from club.services.chrony import chrony_check_record, replica_register
+    from club.services.sanctions import sanction_record
     from club.models import CheckIn
 
     rat = new_member(event, by, name="Alice Martin", licence="RAT-0001", nickname="")

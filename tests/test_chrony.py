@@ -10,7 +10,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from airsoft_club import game, member, referee_api, referee_user  # noqa: F401
-from club.chrony import chrony_limits
+from club.selectors import chrony_limits
 from club.models import ChronyCheck, Replica
 from helpers import client_for
 from players.models import JournalEntry

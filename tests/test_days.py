@@ -12,7 +12,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 
 from helpers import START, act, client_for, snapshot
-from schedule.days import days_run_due
+from schedule.services.days import days_run_due
 from players.models import JournalEntry
 from schedule.models import GameDay
 from players.services import character_create, event_create

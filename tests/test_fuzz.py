@@ -16,9 +16,9 @@ from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 
 from config.wsgi import application
-from effects.items import item_create
-from effects.requests import request_ask
-from effects.services import effect_push
+from effects.services.items import item_create
+from effects.services.requests import request_ask
+from effects.services.effects import effect_push
 from health.services import character_act, treatment_start
 
 pytestmark = pytest.mark.django_db

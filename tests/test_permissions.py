@@ -11,18 +11,18 @@ from django.contrib.auth import get_user_model
 from django.urls import URLResolver, get_resolver, resolve
 from rest_framework.test import APIClient
 
-from effects.items import item_create
-from effects.requests import request_ask
+from effects.services.items import item_create
+from effects.services.requests import request_ask
 from combat.services.beatings import acharnement_start
 from combat.services.duels import duel_propose
-from effects.services import effect_push
+from effects.services.effects import effect_push
 from airsoft_club import register_world
 from race_world import RACE_PLACEHOLDERS, race_world
 from helpers import MEDIC_SHEET, START, act, client_for, snapshot, start_treatment
 from health.models import Treatment
 from health.services import character_act, treatment_start
 from players.models import Character, Event, JournalEntry, LoginToken
-from schedule.games import game_announce
+from schedule.services.games import game_announce
 from players.services import character_create, event_create, login_token_issue
 from world import fingerprint
 

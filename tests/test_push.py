@@ -25,7 +25,7 @@ from health.models import HealthState
 from health.services import (character_act, character_advance, characters_sweep,
                              treatment_complete, treatment_start)
 from players.services import event_create
-from schedule.clock import clock_pause, clock_resume
+from schedule.services.clock import clock_pause, clock_resume
 from push import keys
 from push.models import PushSubscription, SentWarning
 from push.services import push_to_user

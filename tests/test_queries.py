@@ -10,7 +10,7 @@ from django.utils import timezone
 from combat.services.duels import duel_answer, duel_propose
 from combat.services.schedule import fights_sweep
 from combat.services.unions import union_claim
-from effects.services import effect_push
+from effects.services.effects import effect_push
 from players.services import character_create
 from live.snapshots import character_for_snapshot, character_snapshot
 from health.services import character_act

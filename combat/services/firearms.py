@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from common.i18n import message_labels
-from effects.carrying import item_hold
+from effects.services.carrying import item_hold
 from effects.models import Item
 from health.services import character_apply_rules
 from players.models import Character

@@ -17,7 +17,7 @@ from ..labels import say
 from ..models import Entry, Infraction, LifeLoss
 from ..options import RaceOptions, race_options
 from ..publish import race_changed_on_commit
-from ..selectors import lives_remaining
+from ..selectors.entries import lives_remaining
 from .common import entry_lock, race_journal
 
 

@@ -16,7 +16,7 @@ from ..models import Checkpoint, Entry, Punch
 from ..options import race_options
 from ..publish import race_changed_on_commit
 from ..readout import ReadoutRejected, parse_time, read_rows
-from ..selectors import checkpoint_find
+from ..selectors.entries import checkpoint_find
 from .common import entry_lock, instant, race_journal
 
 

@@ -14,7 +14,7 @@ from ..labels import say
 from ..models import Course, Entry, Infraction
 from ..options import race_options
 from ..publish import race_changed_on_commit
-from ..selectors import lives_remaining
+from ..selectors.entries import lives_remaining
 from .alerts import alert_task_on_commit
 from .common import entry_lock, instant, race_journal
 from .entries import gear_missing

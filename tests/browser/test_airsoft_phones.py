@@ -24,8 +24,10 @@ from browser_helpers import screenshot
 from club.models import ChronyCheck
 from combat.services.schedule import fights_sweep
 from health.models import HealthState
-from club.services import local_text, member_check_in, member_create, sanction_record
-from schedule.games import game_announce, game_start
+from club.selectors import local_text
+from club.services.register import member_check_in, member_create
+from club.services.sanctions import sanction_record
+from schedule.services.games import game_announce, game_start
 from players.models import Membership
 from club.models import Sanction
 from schedule.models import Game

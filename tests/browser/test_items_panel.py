@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from effects.items import item_create
+from effects.services.items import item_create
 from effects.models import Effect
 from players.services import character_create, event_create, login_token_issue
 

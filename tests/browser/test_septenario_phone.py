@@ -14,7 +14,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from browser_helpers import screenshot
-from effects.items import item_create
+from effects.services.items import item_create
 from effects.models import Item
 from health.models import HealthState
 from players.models import Event

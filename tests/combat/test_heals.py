@@ -11,7 +11,7 @@ from combat.tasks import complete_heal
 from helpers import act, client_for, snapshot
 from players.models import JournalEntry
 from players.services import character_create, event_create, team_get_or_create
-from schedule.clock import clock_pause, clock_resume
+from schedule.services.clock import clock_pause, clock_resume
 
 pytestmark = pytest.mark.django_db
 

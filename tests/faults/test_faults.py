@@ -102,7 +102,7 @@ def test_asgi_server_restarted_under_connected_phones(stack, game_factory, phone
     game.wait_all("coma", 20)
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
                                            "CONFIG": {"hosts": [stack.redis_url]}}}
-    from effects.services import effect_push
+    from effects.services.effects import effect_push
     effect_push(event=game.event, characters=game.characters[:1], text="Effet : la nuit tombe",
                 duration_s=None, set_state=None, by=game.narrator)
     assert all(p.last_snapshot()["state"]["key"] == "wounded" for p in phone_of.values())

@@ -146,7 +146,7 @@ def test_the_boards_cost_the_same_queries_for_three_entries_or_six(raced, race, 
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
-    from race import boards
+    from race.selectors import boards
 
     def queries() -> list[int]:
         counts = []

@@ -829,7 +829,7 @@ def test_medic_mode_off_no_count_no_medic(rules):
 # -- options that only the referees and other services read ---------------------------------
 
 def test_options_read_elsewhere_are_present_for_them():
-    """combat/chrony.py reads the replica limits; players/club.py reads B13; the heal
+    """club/selectors.py reads the replica limits; club/services/sanctions.py reads B13; the heal
     interaction reads B1 and the medic's shooting rules (rulesets/contracts.py)."""
     assert {"chrony", "club_sanctions", "heals", "games"} <= RS.features
     for key in ("max_power_joule", "calibre_mm", "full_auto", "cheating_first_offence",

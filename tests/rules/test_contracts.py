@@ -47,7 +47,7 @@ def test_a_key_a_feature_relies_on_fails_the_load_when_missing(tmp_path):
     data = _data("airsoft_rats")
     del data["actions"]["game_started"]
     with pytest.raises(RulesetError, match=r"airsoft_rats\.yaml: actions\.game_started: missing: "
-                                           r"the 'games' feature \(schedule/games\.py\) relies on it"):
+                                           r"the 'games' feature \(schedule/services/games\.py, schedule/selectors\.py\) relies on it"):
         _load(tmp_path, "airsoft_rats", data)
 
 

@@ -13,10 +13,10 @@ from django.utils import timezone
 
 from players.models import Event, Membership
 from club.models import Member
-from club.services import member_check_in, member_create
-from schedule.games import game_announce
+from club.services.register import member_check_in, member_create
 from players.services import (character_create, event_create, login_token_issue, membership_grant,
                               team_get_or_create)
+from schedule.services.games import game_announce
 from race.demo import RUGLES_BY_NIGHT, race_demo_links, race_demo_setup
 
 
@@ -28,7 +28,7 @@ class Demo:
     narrator: str
     characters: list = field(default_factory=list)  # (name, team, sheet, kits)
     # Airsoft: (name, team, licence number) of club members checked in at the desk
-    # (players/club.py), and the first game announced (players/games.py).
+    # (club/services/register.py), and the first game announced (schedule/services/games.py).
     members: list = field(default_factory=list)
     first_game: dict | None = None
     # The zombie race: courses, entries and zombies (race/demo.py).

@@ -1,5 +1,5 @@
 """Carga (septenario §5, §4.5): what a character carries and what it weighs. Reads only;
-carrying and dropping are in carrying.py.
+carrying and dropping are in services/carrying.py.
 
 A character carries its sheet's starting gear (`sheet["carried"]`, written by the
 organisers, no code) and the objects it picked up by scanning their label
@@ -12,7 +12,7 @@ from django.utils.translation import gettext_noop
 from common.i18n import label
 from players.models import Character
 
-from .models import Item
+from ..models import Item
 
 # What "Carga" is called when a ruleset has none (the refusal names it).
 CARGA = gettext_noop("Carga (carrying load)")

@@ -1,6 +1,6 @@
 """Carga (septenario §5): a character picks an object up by scanning its label, and puts
 it down. What the character now carries, and whether that overloads it, is in its
-snapshot (load.py); both holders' phones get a fresh one."""
+snapshot (selectors/load.py); both holders' phones get a fresh one."""
 from __future__ import annotations
 
 from django.db import transaction
@@ -12,8 +12,8 @@ from players.models import Character
 from players.services import journal_write
 from rulesets import RuleRefused
 
-from .load import CARGA, item_load
-from .models import Item
+from ..models import Item
+from ..selectors.load import CARGA, item_load
 
 
 def item_hold(*, item: Item, holder: Character | None) -> None:

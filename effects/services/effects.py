@@ -1,4 +1,5 @@
-"""Narrators push effects ("Effet : ...") to one character, a team or everyone."""
+"""Narrators push effects ("Effet : ...") to one character, a team or everyone, and
+remove them."""
 from __future__ import annotations
 
 import uuid
@@ -7,17 +8,15 @@ from django.db import transaction
 from django.utils import timezone
 
 from common.i18n import refusal_text
-from health.models import HealthState
 from health.services import (character_act, character_apply_rules, characters_lock,
                              snapshot_versions_move, snapshots_changed)
 from live.publish import publish_effect_on_commit
 from players.models import Character, Event
 from players.services import journal_write, journal_write_many
 from rulesets import RuleRefused
-from rulesets.messages import pick
 
-from .models import Effect
-from .active import effect_view
+from ..models import Effect
+from ..selectors.effects import catalogue_text, effect_durations, effect_view
 
 
 @transaction.atomic
@@ -88,34 +87,6 @@ def _catalogue_entry(event: Event, key: str | None, set_state: str | None) -> di
         raise RuleRefused("bad_input", detail=f"the catalogue effect '{key}' already says what "
                                               f"happens to the character: leave set_state out")
     return entry
-
-
-def catalogue_text(entry: dict, lang: str) -> str:
-    """What the reached read when the narrator typed nothing: the effect's name and its
-    explanation, in the event's language."""
-    return f"{pick(entry['labels'], lang)}: {pick(entry['explains'], lang)}"
-
-
-def effect_durations(*, event: Event, characters: list[Character] | None, game_s: float,
-                     duration_s: float | None, until_removed: bool) -> dict:
-    """How long the effect lasts for each one reached (None: until removed). The standard
-    duration of a septenario effect is one Conflict (spec S1): two minutes, or until the
-    character's current Conflict ends if that is later."""
-    reached = characters or [None]
-    if duration_s or until_removed or event.rules().ruleset.effect_default != "conflict":
-        return {c: duration_s or None for c in reached}
-    def gap(sheet=None) -> float:  # a Rasgo may change it for its bearer, as for blows
-        return float(event.rules().for_sheet(sheet).option("conflict_gap_s"))
-    if characters is None:
-        return {None: gap()}
-    values = dict(HealthState.objects.filter(pk__in=[c.pk for c in characters])
-                  .values_list("pk", "values"))
-    durations = {}
-    for c in characters:
-        until = (values.get(c.pk) or {}).get("conflict_until")
-        in_conflict = isinstance(until, (int, float)) and until > game_s
-        durations[c] = max(gap(c.sheet), until - game_s) if in_conflict else gap(c.sheet)
-    return durations
 
 
 def _by_duration(durations: dict) -> dict:

@@ -5,11 +5,12 @@ it makes its options the event's, runs the clock and sends every player back to 
 spawn (the ruleset's `game_started` action); ending it pauses the clock.
 
 A stop during a game is not this module's business: the organisers' arrêt de jeu is the
-clock pause (schedule/clock.py, spec P24/P25), and anyone's stop "en cas
+clock pause (services/clock.py, spec P24/P25), and anyone's stop "en cas
 d'accident" is the Emergencia (clock.emergency_declare).
 
 What phones show lives on the Event row (`Event.announcement`: the game being played and
-the next one announced), so that every snapshot shows it with the event it already loads.
+the next one announced), so that every snapshot shows it with the event it already loads;
+how a game reads is in schedule/selectors.py.
 """
 from __future__ import annotations
 
@@ -27,21 +28,18 @@ from health.models import HealthState
 from rulesets import RuleRefused, RulesetError
 from rulesets.loader import Ruleset, check_option
 
-from club.services import local_text
-from schedule.days import PAST_TOLERANCE_S, characters_apply_action
+from club.selectors import local_text
+from schedule.services.days import PAST_TOLERANCE_S, characters_apply_action
 from players.models import Event
 from schedule.models import Game
 from live.publish import publish_characters_on_commit
 from players.selectors import is_narrator
 from players.services import event_announcement_store, event_options_store, journal_write
-from schedule.clock import clock_pause, clock_resume
+from schedule.selectors import announcement_of, day_options
+from schedule.services.clock import clock_pause, clock_resume
 
 RESET_ACTION = "game_started"
 RESET_BATCH = 200
-# What a player needs to know of any game (spec §3.1, Appendix A "scenario"), shown even
-# when the scenario keeps the default; any other option it changes is shown as well.
-SCENARIO_OPTIONS = ("medic_mode", "medics", "respawn_policy", "ammo_limit_per_replica",
-                    "max_heals_per_player")
 
 
 # -- checking the options -------------------------------------------------------------------
@@ -125,7 +123,7 @@ def game_start(*, game: Game, by) -> Game:
     into play, per `respawn_policy`).
 
     One transaction for the whole start, players included, taken in batches of locked rows
-    as days.py does: a start cut halfway would leave half the players at spawn in a game
+    as services/days.py does: a start cut halfway would leave half the players at spawn in a game
     that has not begun, whereas a refused or failed start changes nothing and is simply
     tried again."""
     event = Event.objects.select_for_update().get(pk=game.event_id)
@@ -209,62 +207,3 @@ def _players_to_spawn(event: Event, game: Game, now, by) -> int:
 
 def _all_character_ids(event: Event):
     return event.characters.values_list("pk", flat=True)
-
-
-# -- reads ----------------------------------------------------------------------------------
-
-def day_options(event: Event) -> dict:
-    """The options every game's options go on top of: the event's before the day's first
-    game started (a game's options last for that game only)."""
-    started = (event.games.filter(started_at__isnull=False).order_by("-number")
-               .values_list("day_options", flat=True).first())
-    return dict(started) if started is not None else dict(event.options)
-
-
-def game_status(game: Game) -> str:
-    if game.ended_at is not None:
-        return "ended"
-    return "playing" if game.started_at is not None else "announced"
-
-
-def announcement_of(game: Game, ruleset: Ruleset, day: dict) -> dict:
-    """What every phone shows of a game: its scenario, start time, the scenario options a
-    player needs (medic mode, respawn...) as they will be in play (`day`: the day's
-    options), and any other option the scenario changes."""
-    effective = ruleset.merged_options({**day, **game.options})
-    shown = {key: effective[key] for key in SCENARIO_OPTIONS if key in effective}
-    return {"id": game.pk, "number": game.number, "scenario": game.scenario,
-            "description": game.description, "start_at": game.start_at.isoformat(),
-            "started_at": game.started_at.isoformat() if game.started_at else None,
-            "status": game_status(game), **shown, **game.options,
-            "changed": sorted(game.options)}
-
-
-def game_view(game: Game) -> dict:
-    def iso(at):
-        return at.isoformat() if at else None
-    return {"id": game.pk, "event": game.event_id, "number": game.number,
-            "scenario": game.scenario, "description": game.description,
-            "options": game.options, "status": game_status(game),
-            "start_at": iso(game.start_at), "announced_at": iso(game.announced_at),
-            "started_at": iso(game.started_at), "ended_at": iso(game.ended_at),
-            "characters_reset": game.characters_reset}
-
-
-def games_view(event: Event) -> dict:
-    games = list(event.games.all())
-    current = next((g for g in games if game_status(g) == "playing"), None)
-    coming = next((g for g in games if game_status(g) == "announced"), None)
-    return {"event": event.pk, "games": [game_view(g) for g in games],
-            "current": game_view(current) if current else None,
-            "next": game_view(coming) if coming else None,
-            "announcement": {"game": (event.announcement or {}).get("game"),
-                             "next_game": (event.announcement or {}).get("next_game")}}
-
-
-def game_for_narrator(user, game_id: int) -> Game:
-    """The game for its event's organisers; a 404 for anyone else."""
-    game = Game.objects.select_related("event").filter(pk=game_id).first()
-    if game is None or not is_narrator(user, game.event):
-        raise NotFound()
-    return game

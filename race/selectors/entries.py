@@ -9,9 +9,9 @@ from players.models import Event, Membership
 from players.selectors import clean_code, is_narrator
 from rulesets import RuleRefused
 
-from .models import Checkpoint, Course, Entry, LifeLoss
-from .options import RULESET
-from .scoring import EntryFacts, PunchFact
+from ..models import Checkpoint, Course, Entry, LifeLoss
+from ..options import RULESET
+from ..scoring import EntryFacts, PunchFact
 
 
 def race_event(event_id: int) -> Event:

@@ -11,8 +11,8 @@ from players.models import Character
 from players.services import journal_write
 from rulesets import RuleRefused
 
-from .models import OrganiserRequest
-from .services import effect_push
+from ..models import OrganiserRequest
+from .effects import effect_push
 
 # A few waiting requests per character: enough for real needs, and the narrators' queue
 # stays readable if a phone misbehaves.

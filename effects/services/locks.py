@@ -12,15 +12,11 @@ from players.models import Character
 from players.services import journal_write
 from rulesets import RuleRefused
 
-from .models import Item
+from ..models import Item
+from ..selectors.items import lock_action
 
 # The loops, not "open"/"closed": the French adjective would agree with the object's name.
 LOOP_WORDS = Labels({"red": gettext_noop("red"), "green": gettext_noop("green")})
-
-
-def lock_action(item: Item) -> str:
-    """What moving the padlock now does: a closed lock is unlocked, an open one locked."""
-    return "unlock" if item.closed else "lock"
 
 
 @transaction.atomic

@@ -12,11 +12,10 @@ from players.models import Character, Event
 from players.services import journal_write
 from rulesets import RuleRefused
 
-from .models import Effect, Item, new_item_code
-from .services import effect_push
+from ..models import Effect, Item, new_item_code
+from ..selectors.items import ACTIONS, revealed_text
+from .effects import effect_push
 
-# What a character does with each kind of object; a firearm is not used this way.
-ACTIONS = {Item.TAG: "touch", Item.MEDICINE: "ingest", Item.ENVELOPE: "open"}
 # A pill is swallowed once and an envelope opened once; a tag is read by everyone.
 SINGLE_USE_KINDS = {Item.MEDICINE, Item.ENVELOPE}
 # What acts instead of an effect, told to the organiser who typed one.
@@ -124,8 +123,3 @@ def item_use(*, item: Item, user_character: Character, target: Character, by,
                       "by_character": {"id": user_character.pk, "name": user_character.name},
                       "target": {"id": target.pk, "name": target.name}, "effect": effect.pk})
     return effect
-
-
-def revealed_text(item: Item) -> str:
-    """What the one reached reads: the verso when there is one, else the effect itself."""
-    return item.secret_text or item.effect_text or item.name

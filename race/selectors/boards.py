@@ -11,12 +11,12 @@ from datetime import datetime
 
 from players.models import Event
 
-from .labels import say
-from .models import Course, Entry
-from .options import RaceOptions, race_options
-from .scoring import entry_score, rank
-from .selectors import course_points, entries_loaded, entry_facts, lives_remaining
-from .services.common import status_key
+from ..labels import say
+from ..models import Course, Entry
+from ..options import RaceOptions, race_options
+from ..scoring import entry_score, rank
+from ..services.common import status_key
+from .entries import course_points, entries_loaded, entry_facts, lives_remaining
 
 
 def iso(at: datetime | None) -> str | None:
