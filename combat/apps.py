@@ -10,7 +10,8 @@ class CombatConfig(AppConfig):
         from players import observers as players
 
         from . import snapshot
-        from .services import duels, heals, schedule
+        # Each kind of fight registers its timed end when its module loads.
+        from .services import beatings, duels, heals, schedule, unions  # noqa: F401
 
         snapshots.snapshot_loader(snapshot.fights_loader)
         snapshots.snapshot_section(snapshot.fights_section)

@@ -4,6 +4,7 @@ Outcomes stay visible a few minutes so that both sides read them."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 
 from django.db.models import Q
 from django.utils.translation import gettext_noop
@@ -32,6 +33,19 @@ HEAL_REASONS = Labels({
 })
 
 
+# What each kind of fight shows, in the order a phone lists them: a function that loads
+# its rows for these characters (running, or ended less than SHOWN_AFTER_END_S ago) and
+# adds each side's view: (event, character_ids, since, game_s, wanted, shown) -> None.
+SHOWN: dict[str, Callable] = {}
+
+
+def fight_shown(kind: str):
+    def register(load: Callable) -> Callable:
+        SHOWN[kind] = load
+        return load
+    return register
+
+
 def fights_by_character(event: Event, character_ids: list[int], game_s: float) -> dict[int, list]:
     """One query per kind of fight the ruleset has, for any number of characters (gn_fr:
     duels, unions, beatings; airsoft: heals). A kind the ruleset lacks cannot have rows
@@ -41,35 +55,30 @@ def fights_by_character(event: Event, character_ids: list[int], game_s: float) -
     if not interactions or not character_ids:
         return shown
     since, wanted = game_s - SHOWN_AFTER_END_S, set(character_ids)
-
-    def each_side(rows, roles, view):
-        for row in rows:
-            for role in roles:
-                if getattr(row, f"{role}_id") in wanted:
-                    shown[getattr(row, f"{role}_id")].append(view(event, row, role, game_s))
-
-    if "duel" in interactions:
-        each_side(Duel.objects.filter(event=event)
-                  .filter(Q(challenger_id__in=character_ids) | Q(defender_id__in=character_ids))
-                  .filter(Q(status=Duel.PROPOSED, expires_game_s__gte=game_s)
-                          | Q(closed_game_s__gte=since))
-                  .select_related("challenger", "defender"), ("challenger", "defender"), _duel_view)
-    if "union" in interactions:
-        _unions(event, character_ids, wanted, since, game_s, shown)
-    if "acharnement" in interactions:
-        each_side(Acharnement.objects.filter(event=event)
-                  .filter(Q(attacker_id__in=character_ids) | Q(victim_id__in=character_ids))
-                  .filter(Q(status=Acharnement.RUNNING) | Q(closed_game_s__gte=since))
-                  .select_related("attacker", "victim"), ("attacker", "victim"), _beating_view)
-    if "heal" in interactions:
-        each_side(Heal.objects.filter(event=event)
-                  .filter(Q(medic_id__in=character_ids) | Q(patient_id__in=character_ids))
-                  .filter(Q(status=Heal.RUNNING) | Q(closed_game_s__gte=since))
-                  .select_related("medic", "patient"), ("medic", "patient"), _heal_view)
+    for kind, load in SHOWN.items():
+        if kind in interactions:
+            load(event, character_ids, since, game_s, wanted, shown)
     return shown
 
 
-def _unions(event: Event, character_ids: list[int], wanted: set, since: float, game_s: float,
+def _each_side(event: Event, rows, roles, view, game_s: float, wanted: set, shown: dict) -> None:
+    for row in rows:
+        for role in roles:
+            if getattr(row, f"{role}_id") in wanted:
+                shown[getattr(row, f"{role}_id")].append(view(event, row, role, game_s))
+
+
+@fight_shown("duel")
+def _duels(event, character_ids, since, game_s, wanted, shown) -> None:
+    rows = (Duel.objects.filter(event=event)
+            .filter(Q(challenger_id__in=character_ids) | Q(defender_id__in=character_ids))
+            .filter(Q(status=Duel.PROPOSED, expires_game_s__gte=game_s) | Q(closed_game_s__gte=since))
+            .select_related("challenger", "defender"))
+    _each_side(event, rows, ("challenger", "defender"), _duel_view, game_s, wanted, shown)
+
+
+@fight_shown("union")
+def _unions(event: Event, character_ids: list[int], since: float, game_s: float, wanted: set,
             shown: dict) -> None:
     # Every member of the unions our characters are in, in one query: the counts of both
     # sides come from the same rows.
@@ -121,6 +130,15 @@ def _beating_view(event: Event, beating: Acharnement, role: str, game_s: float) 
             if beating.status == Acharnement.RUNNING else None}
 
 
+@fight_shown("acharnement")
+def _beatings(event, character_ids, since, game_s, wanted, shown) -> None:
+    rows = (Acharnement.objects.filter(event=event)
+            .filter(Q(attacker_id__in=character_ids) | Q(victim_id__in=character_ids))
+            .filter(Q(status=Acharnement.RUNNING) | Q(closed_game_s__gte=since))
+            .select_related("attacker", "victim"))
+    _each_side(event, rows, ("attacker", "victim"), _beating_view, game_s, wanted, shown)
+
+
 # Whether the medic may shoot meanwhile (spec §4.1): the scenario's option, else the
 # rulebook ("ne peut pas tirer pendant le soin"; "pendant l'extraction ... peut tirer").
 MEDIC_CAN_SHOOT = {Heal.HEAL: "healing_medic_can_shoot",
@@ -150,6 +168,15 @@ def _heal_view(event: Event, heal: Heal, role: str, game_s: float) -> dict:
             [{"key": "shoot", "label": rules.ruleset.capabilities["shoot"]["labels"]}]
         view["can_stop"] = True
     return view
+
+
+@fight_shown("heal")
+def _heals(event, character_ids, since, game_s, wanted, shown) -> None:
+    rows = (Heal.objects.filter(event=event)
+            .filter(Q(medic_id__in=character_ids) | Q(patient_id__in=character_ids))
+            .filter(Q(status=Heal.RUNNING) | Q(closed_game_s__gte=since))
+            .select_related("medic", "patient"))
+    _each_side(event, rows, ("medic", "patient"), _heal_view, game_s, wanted, shown)
 
 
 def heal_kind_label(event: Event, kind: str) -> dict:

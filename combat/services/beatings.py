@@ -13,7 +13,7 @@ from rulesets import RuleRefused
 from ..models import Acharnement
 from .common import (interaction, label, locked, now_and_game, require_fighter, running_event,
                      someone, state_label)
-from .schedule import fight_due_on_commit
+from .schedule import fight_due_on_commit, timed_end
 
 
 @transaction.atomic
@@ -103,3 +103,10 @@ def _journal(beating: Acharnement, what: str, by, now) -> None:
                        characters=[beating.attacker, beating.victim],
                        detail={"acharnement": beating.pk, "kind": beating.kind,
                                "attacker": beating.attacker.name, "victim": beating.victim.name})
+
+
+# The beating completes when its duration has run (a task at the instant + the sweeper).
+timed_end("acharnement", due_field="ends_game_s",
+          end=lambda pk: acharnement_complete(acharnement_id=pk),
+          pending=lambda event: Acharnement.objects.filter(event=event,
+                                                           status=Acharnement.RUNNING))

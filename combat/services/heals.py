@@ -22,7 +22,7 @@ from rulesets import RuleRefused
 from ..models import Heal
 from ..selectors import heal_kind_label
 from .common import interaction, label, locked, now_and_game, running_event, someone, state_label
-from .schedule import fight_due_on_commit
+from .schedule import fight_due_on_commit, timed_end
 
 STOP_REASONS = ("hands_off", "fired", "hit")   # P07, P08 (B6), P09
 
@@ -272,3 +272,9 @@ def _journal(heal: Heal, what: str, by, now) -> None:
                                "patient": heal.patient.name, "reason": heal.reason,
                                "started_game_s": heal.started_game_s,
                                "ends_game_s": heal.ends_game_s})
+
+
+# A heal completes when the patient's count ends; an extraction has no end of its own.
+timed_end("heal", due_field="ends_game_s", end=lambda pk: heal_complete(heal_id=pk),
+          pending=lambda event: Heal.objects.filter(event=event, status=Heal.RUNNING,
+                                                    kind=Heal.HEAL))

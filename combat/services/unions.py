@@ -15,7 +15,7 @@ from rulesets import RuleRefused
 from ..models import Union, UnionMember
 from .common import (interaction, label, locked, now_and_game, require_able, require_fighter,
                      running_event, someone)
-from .schedule import fight_due_on_commit
+from .schedule import fight_due_on_commit, timed_end
 
 
 @transaction.atomic
@@ -136,3 +136,8 @@ def _journal(union: Union, what: str, by, now, attackers, defenders, **detail) -
                        characters=attackers + defenders,
                        detail={"union": union.pk, "attackers": [c.name for c in attackers],
                                "defenders": [c.name for c in defenders], **detail})
+
+
+# The union is decided at the end of its window (a task at the instant + the sweeper).
+timed_end("union", due_field="resolve_game_s", end=lambda pk: union_resolve(union_id=pk),
+          pending=lambda event: Union.objects.filter(event=event, status=Union.PENDING))

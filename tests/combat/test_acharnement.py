@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from combat.services.schedule import fights_sweep
-from combat.tasks import complete_acharnement
+from combat.tasks import end_fight
 from helpers import act, snapshot
 from players.models import JournalEntry
 
@@ -67,9 +67,9 @@ def test_a_wounding_weapon_for_five_minutes_puts_a_wounded_victim_in_a_coma(
     act(narrator_api, other_player, "hit_wounding")
     beating = start(player_api, player, other_player, kind="wounding_weapon").json()["acharnement"]
     clock.advance(300)
-    assert complete_acharnement(beating) is True
+    assert end_fight("acharnement", beating) is True
     assert snapshot(denis_api, other_player)["state"]["key"] == "coma"   # G13
-    assert complete_acharnement(beating) is False                   # a second delivery
+    assert end_fight("acharnement", beating) is False                   # a second delivery
     assert JournalEntry.objects.filter(what="acharnement_wounding").count() == 1
 
 

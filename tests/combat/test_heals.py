@@ -7,7 +7,7 @@ import pytest
 
 from combat.models import Heal
 from combat.services.schedule import fights_sweep
-from combat.tasks import complete_heal
+from combat.tasks import end_fight
 from helpers import act, client_for, snapshot
 from players.models import JournalEntry
 from players.services import character_create, event_create, team_get_or_create
@@ -98,7 +98,7 @@ def test_the_medic_mode_timeline(clock, game, squad):
     clock.advance(3)
     assert shown(lea_phone, lea)["ends"]["remaining_s"] == 7          # "0:07 left"
     clock.advance(7)
-    assert complete_heal(started.json()["heal"]) is True
+    assert end_fight("heal", started.json()["heal"]) is True
     after = snapshot(karim_phone, karim)
     assert after["state"]["key"] == "healed_pending_call"
     assert after["state"]["label"] == "Healed — shout \"retour en jeu\""
@@ -173,7 +173,7 @@ def test_the_patient_hit_again_is_ignored(clock, game, squad):
     assert act(karim_phone, karim, "hit").status_code == 200          # P23, B5
     assert state(karim_phone, karim) == "being_healed"
     clock.advance(5)
-    assert complete_heal(heal_id) is True
+    assert end_fight("heal", heal_id) is True
     assert state(karim_phone, karim) == "healed_pending_call"
 
 
@@ -185,7 +185,7 @@ def test_a_referee_moving_the_patient_ends_the_heal(clock, game, squad, narrator
     assert state(karim_phone, karim) == "out_returning"
     assert shown(lea_phone, lea)["status"] == "aborted"
     clock.advance(10)
-    assert complete_heal(heal_id) is False
+    assert end_fight("heal", heal_id) is False
     assert state(karim_phone, karim) == "out_returning"
     # Léa is free to heal someone else.
     assert Heal.objects.filter(medic=lea, status=Heal.RUNNING).count() == 0
@@ -345,7 +345,7 @@ def test_a_game_stop_freezes_the_count(clock, game, squad, narrator_user):
     clock.advance(4)
     clock_pause(event=game, by=narrator_user)                          # P24, B14
     clock.advance(120)
-    assert complete_heal(heal_id) is False and fights_sweep() == 0
+    assert end_fight("heal", heal_id) is False and fights_sweep() == 0
     view = shown(karim_phone, karim)
     assert (view["ends"]["remaining_s"], view["ends"]["at"]) == (6, None)
     assert stop(lea_phone, heal_id).json()["error"] == "game_paused"
@@ -362,10 +362,10 @@ def test_the_task_completes_on_time_once(clock, game, squad):
     down(clock, karim_phone, karim)
     heal_id = heal(lea_phone, lea, karim).json()["heal"]
     clock.advance(9.5)
-    assert complete_heal(heal_id) is False                            # early: nothing
+    assert end_fight("heal", heal_id) is False                            # early: nothing
     clock.advance(0.5)
-    assert complete_heal(heal_id) is True
-    assert complete_heal(heal_id) is False                            # a second delivery
+    assert end_fight("heal", heal_id) is True
+    assert end_fight("heal", heal_id) is False                            # a second delivery
     assert len(journal(game, "completed")) == 2                       # medic and patient
     assert JournalEntry.objects.filter(event=game, what="healed").count() == 1
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from combat.services.schedule import fights_sweep
-from combat.tasks import resolve_union
+from combat.tasks import end_fight
 from helpers import act, snapshot
 from players.models import JournalEntry
 
@@ -113,9 +113,9 @@ def test_the_timer_task_and_the_sweeper_resolve_it_once(clock, event, gang, othe
     (leader, leader_api), *others = gang
     union_id = claim(leader_api, leader, [c for c, _ in others], [other_player]).json()["union"]
     clock.advance(3)
-    assert resolve_union(union_id) is True
+    assert end_fight("union", union_id) is True
     version = snapshot(denis_api, other_player)["version"]
-    assert resolve_union(union_id) is False                         # a second delivery
+    assert end_fight("union", union_id) is False                         # a second delivery
     assert fights_sweep() == 0
     assert snapshot(denis_api, other_player)["version"] == version
     lost = JournalEntry.objects.filter(character=other_player, kind="action", what="union_lost")
