@@ -1,13 +1,13 @@
 """A race's `expect:` in a rehearsal file (docs/rehearse.md): an entry's `race` fields and
 the organisers' `safety` board, read with the file, then compared after each step with
-the views the phones and the organisers' screens get (race/boards.py).
+the views the phones and the organisers' screens get (race/selectors/boards.py).
 """
 from __future__ import annotations
 
 from datetime import datetime
 from functools import cached_property
 
-from race.boards import entries_with_courses, leaderboard, safety_board, survivor_entry_view
+from race.selectors.boards import entries_with_courses, leaderboard, safety_board, survivor_entry_view
 from race.labels import say
 from race.models import Entry
 from race.options import race_options

@@ -16,7 +16,7 @@ from django.utils import timezone
 from common.i18n import refusal_text
 from players.models import Membership
 from players.services import membership_grant
-from race.boards import entries_with_courses, survivor_entry_view
+from race.selectors.boards import entries_with_courses, survivor_entry_view
 from race.labels import say
 from race.models import Checkpoint, Course, Entry, Infraction, LifeLoss, Punch
 from race.options import RULESET
