@@ -9,7 +9,7 @@ import pytest
 import time_machine
 from django.contrib.auth import get_user_model
 
-from helpers import MEDIC_SHEET, START, client_for
+from fixtures import MEDIC_SHEET, START, client_for
 from players.services import character_create, event_create, team_get_or_create
 
 

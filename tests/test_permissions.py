@@ -16,15 +16,15 @@ from effects.services.requests import request_ask
 from combat.services.beatings import acharnement_start
 from combat.services.duels import duel_propose
 from effects.services.effects import effect_push
-from airsoft_club import register_world
-from race_world import RACE_PLACEHOLDERS, race_world
-from helpers import MEDIC_SHEET, START, act, client_for, snapshot, start_treatment
+from fixtures import register_world
+from fixtures import RACE_PLACEHOLDERS, race_world
+from fixtures import MEDIC_SHEET, START, act, client_for, snapshot, start_treatment
 from health.models import Treatment
 from health.services import character_act, treatment_start
 from players.models import Character, Event, JournalEntry, LoginToken
 from schedule.services.games import game_announce
 from players.services import character_create, event_create, login_token_issue
-from world import fingerprint
+from fixtures import fingerprint
 
 pytestmark = pytest.mark.django_db
 

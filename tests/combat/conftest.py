@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import client_for
+from fixtures import client_for
 from players.services import character_create
 
 

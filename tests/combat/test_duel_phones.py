@@ -10,7 +10,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from helpers import client_for
+from fixtures import client_for
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import act, snapshot
+from fixtures import act, snapshot
 from players.models import JournalEntry
 
 pytestmark = pytest.mark.django_db

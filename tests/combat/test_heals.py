@@ -8,7 +8,7 @@ import pytest
 from combat.models import Heal
 from combat.services.schedule import fights_sweep
 from combat.tasks import end_fight
-from helpers import act, client_for, snapshot
+from fixtures import act, client_for, snapshot
 from players.models import JournalEntry
 from players.services import character_create, event_create, team_get_or_create
 from schedule.services.clock import clock_pause, clock_resume

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import MEDIC_SHEET, act, snapshot
+from fixtures import MEDIC_SHEET, act, snapshot
 from players.models import JournalEntry
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,7 @@ import pytest
 
 from combat.services.schedule import fights_sweep
 from combat.tasks import end_fight
-from helpers import act, snapshot
+from fixtures import act, snapshot
 from players.models import JournalEntry
 
 pytestmark = pytest.mark.django_db

@@ -35,7 +35,7 @@ from django.db import connection
 from health.models import HealthState
 from players.models import JournalEntry
 from players.services import character_create, event_create
-from helpers import apply_push, comparable
+from fixtures import apply_push, comparable
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from helpers import client_for
+from fixtures import client_for
 from players.models import Membership
 from race.models import Course
 from racekit import entry_of, gear, make_course, make_race, register

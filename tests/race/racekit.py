@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from helpers import START, client_for
+from fixtures import START, client_for
 from players.services import event_create
 from race.models import Checkpoint, Course, Entry
 from race.services.courses import checkpoint_create, course_create, course_points_confirm

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import client_for
+from fixtures import client_for
 from players.models import JournalEntry
 from race.models import Infraction, LifeLoss
 from racekit import (ALL_CONFIRMED, RUGLES, entry_of, entry_url, gear, grab, make_course,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import client_for
+from fixtures import client_for
 from players.models import JournalEntry
 from race.models import Punch
 from racekit import (at, balise, board, entry_of, finish, gear, make_course, make_race, punch,

@@ -7,7 +7,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from helpers import client_for
+from fixtures import client_for
 from players.models import JournalEntry
 from race.models import Entry, Punch
 from racekit import (at, balise, entry_url, finish, make_course, make_race, post, punch, start,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import client_for
+from fixtures import client_for
 from players.models import JournalEntry
 from race.models import Entry, Infraction
 from racekit import (at, entry_url, finish, grab, post, punch, balise, start, survivor_api,

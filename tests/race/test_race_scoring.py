@@ -99,7 +99,7 @@ def test_the_tie_break_order_is_an_option(clock, narrator_user, organiser_api, z
     for entry in (fast, careful):
         gear(organiser_api, entry, vest=True, light=True, phone=True)
         start(organiser_api, entry)
-    from helpers import client_for
+    from fixtures import client_for
     grab(client_for(zombie_user), race, fast), grab(client_for(zombie_user), race, fast)
     clock.advance(90 * 60)
     # Rapide: 3 × 20 − 10 − 30 = 20 in 60 min; Prudent: 2 × 20 − 20 = 20 in 80 min.

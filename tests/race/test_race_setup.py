@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import client_for
+from fixtures import client_for
 from players.models import Character, JournalEntry, LoginToken, Membership
 from race.models import Checkpoint, Course, Entry
 from racekit import (balise, entry_of, gear, make_course, make_race, post, register, start,

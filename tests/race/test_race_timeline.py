@@ -13,7 +13,7 @@ from datetime import timedelta
 
 import pytest
 
-from helpers import START, client_for
+from fixtures import START, client_for
 from players.models import JournalEntry
 from race.tasks import sweep_overdue_alerts
 from racekit import (balise, board, entry_url, finish, grab, post, punch, start, survivor_api,
