@@ -61,7 +61,15 @@ def fights_by_character(event: Event, character_ids: list[int], game_s: float) -
     return shown
 
 
-def _each_side(event: Event, rows, roles, view, game_s: float, wanted: set, shown: dict) -> None:
+def _each_side(event: Event, model, roles: tuple[str, str], view, *, shown_while: Q,
+               character_ids, since: float, game_s: float, wanted: set, shown: dict) -> None:
+    """A two-sided fight: its rows with one of our characters on either side, shown while
+    `shown_while` holds or for a while after they closed, each side with its own view."""
+    rows = (model.objects.filter(event=event)
+            .filter(Q(**{f"{roles[0]}_id__in": character_ids})
+                    | Q(**{f"{roles[1]}_id__in": character_ids}))
+            .filter(shown_while | Q(closed_game_s__gte=since))
+            .select_related(*roles))
     for row in rows:
         for role in roles:
             if getattr(row, f"{role}_id") in wanted:
@@ -70,11 +78,9 @@ def _each_side(event: Event, rows, roles, view, game_s: float, wanted: set, show
 
 @fight_shown("duel")
 def _duels(event, character_ids, since, game_s, wanted, shown) -> None:
-    rows = (Duel.objects.filter(event=event)
-            .filter(Q(challenger_id__in=character_ids) | Q(defender_id__in=character_ids))
-            .filter(Q(status=Duel.PROPOSED, expires_game_s__gte=game_s) | Q(closed_game_s__gte=since))
-            .select_related("challenger", "defender"))
-    _each_side(event, rows, ("challenger", "defender"), _duel_view, game_s, wanted, shown)
+    _each_side(event, Duel, ("challenger", "defender"), _duel_view,
+               shown_while=Q(status=Duel.PROPOSED, expires_game_s__gte=game_s),
+               character_ids=character_ids, since=since, game_s=game_s, wanted=wanted, shown=shown)
 
 
 @fight_shown("union")
@@ -132,11 +138,9 @@ def _beating_view(event: Event, beating: Acharnement, role: str, game_s: float) 
 
 @fight_shown("acharnement")
 def _beatings(event, character_ids, since, game_s, wanted, shown) -> None:
-    rows = (Acharnement.objects.filter(event=event)
-            .filter(Q(attacker_id__in=character_ids) | Q(victim_id__in=character_ids))
-            .filter(Q(status=Acharnement.RUNNING) | Q(closed_game_s__gte=since))
-            .select_related("attacker", "victim"))
-    _each_side(event, rows, ("attacker", "victim"), _beating_view, game_s, wanted, shown)
+    _each_side(event, Acharnement, ("attacker", "victim"), _beating_view,
+               shown_while=Q(status=Acharnement.RUNNING),
+               character_ids=character_ids, since=since, game_s=game_s, wanted=wanted, shown=shown)
 
 
 # Whether the medic may shoot meanwhile (spec §4.1): the scenario's option, else the
@@ -172,11 +176,8 @@ def _heal_view(event: Event, heal: Heal, role: str, game_s: float) -> dict:
 
 @fight_shown("heal")
 def _heals(event, character_ids, since, game_s, wanted, shown) -> None:
-    rows = (Heal.objects.filter(event=event)
-            .filter(Q(medic_id__in=character_ids) | Q(patient_id__in=character_ids))
-            .filter(Q(status=Heal.RUNNING) | Q(closed_game_s__gte=since))
-            .select_related("medic", "patient"))
-    _each_side(event, rows, ("medic", "patient"), _heal_view, game_s, wanted, shown)
+    _each_side(event, Heal, ("medic", "patient"), _heal_view, shown_while=Q(status=Heal.RUNNING),
+               character_ids=character_ids, since=since, game_s=game_s, wanted=wanted, shown=shown)
 
 
 def heal_kind_label(event: Event, kind: str) -> dict:
