@@ -153,9 +153,12 @@ class FirearmApi(APIView):
         distance_m = serializers.FloatField(min_value=0, max_value=1000)
         obstacle = serializers.BooleanField()
         misfire = serializers.BooleanField(required=False, default=False)
+        conditions = serializers.ListField(child=serializers.CharField(max_length=40),
+                                           required=False, default=list, max_length=10)
 
     @_schema("Take a firearm in hand, load it (skill \"Charger une arme à feu\") or shoot "
-             "(body: victim_code, distance_m, obstacle, misfire: the cap did not go off).",
+             "(body: victim_code, distance_m, obstacle, misfire: the cap did not go off, "
+             "conditions: those of the ruleset's firearm misses_if that held).",
              ShotInput)
     def post(self, request, character_id, code, verb):
         me = own_character(request.user, character_id)

@@ -21,8 +21,8 @@ MESSAGES = {
     "actor_cannot": gettext_noop("{action}: you cannot do that while {state}."),
     "firearm_misfire": gettext_noop("Misfire: the cap did not go off; the shot does nothing."),
     "hit_not_valid": gettext_noop(
-        "A melee blow to the head or neck does not count; only a ranged hit there does "
-        "(as torso)."),
+        "A melee blow to {where} does not count: nothing changes. Only a ranged hit "
+        "counts there."),
     # Fights between characters (combat/services).
     "not_in_this_game": gettext_noop("There is no {what} in this game's rules."),
     "not_yourself": gettext_noop("{what}: choose someone other than yourself."),
@@ -61,6 +61,8 @@ MESSAGES = {
     "firearm_loaded_already": gettext_noop("{item} is already loaded."),
     "firearm_out_of_range": gettext_noop(
         "A shot counts only under {max} m with no obstacle: this one does nothing."),
+    "firearm_condition_miss": gettext_noop(
+        "The shot misses ({why}): the bullet is spent for nothing."),
     "not_ready": gettext_noop("{action} is not finished: {remaining} s left."),
     "game_paused": gettext_noop("The game is paused (game stop); only organisers can act."),
     "game_not_paused": gettext_noop("The game is already running."),

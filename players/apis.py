@@ -103,7 +103,9 @@ class RulesetApi(APIView):
             # What a phone may start against someone else, and the choices each needs.
             "interactions": {k: {"label": i.get("labels", {"en": k}),
                                  "kinds": {kind: {"label": spec["labels"]}
-                                           for kind, spec in (i.get("kinds") or {}).items()}}
+                                           for kind, spec in (i.get("kinds") or {}).items()},
+                                 "misses_if": {key: {"label": spec["labels"]}
+                                               for key, spec in (i.get("misses_if") or {}).items()}}
                              for k, i in rs.interactions.items()},
             # The named effects narrators push (septenario: Muerte, Derribo...) and the
             # abilities (Rasgos) a sheet may list, with what "Claridad" explains of each.

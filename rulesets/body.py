@@ -49,15 +49,20 @@ def conflict_end(work: Work) -> None:
 
 
 def _where(work: Work) -> tuple[str, str, int]:
-    """Location, weapon class and amount of the declared hit, per the rulebook [L29-32]."""
+    """Location, weapon class and amount of the declared hit, per the rulebook [L29-32]:
+    a blow may land on a zone with no status of its own (`body.zones`: head, neck, the
+    hand holding a weapon); a melee blow there does not count when the option excludes
+    the zone, a ranged one lands where the zone `counts_as` ("la cabeza se considera
+    torso"; a hand is its arm)."""
     location = work.params.get("location") or "unspecified"
     weapon = work.params.get("weapon") or "standard"
     if weapon == "firearm":
         return "torso", weapon, int(work.rules.option("firearm_damage"))
-    if location in ("head", "neck"):
-        if weapon not in RANGED and location in work.rules.option("valid_melee_excludes"):
-            raise RuleRefused("hit_not_valid")
-        location = "torso"  # "a estos efectos la cabeza se considera torso"
+    zone = (work.rules.ruleset.body.get("zones") or {}).get(location)
+    if zone is not None:
+        if weapon not in RANGED and zone["zone"] in work.rules.option("valid_melee_excludes"):
+            raise RuleRefused("hit_not_valid", where=zone["labels"])
+        location = zone["counts_as"]
     if location == "unspecified":
         location = "torso"
     return location, weapon, int(work.rules.option("weapon_damage"))

@@ -31,7 +31,7 @@ INTERACTIONS = {
     "acharnement": {"duration_s": "number", "kinds": "kinds", "victim_starts": "action",
                     "victim_stops": "action", "attacker": "action"},
     "firearm": {"hit": "action", "shooter": "action", "max_range_m": "number",
-                "load_skill": "skill"},
+                "load_skill": "skill", "misses_if": "labelled"},
     "search": {"searched": "action"},
     # A teammate heals a downed player in place (both hands, while the patient counts) or
     # drags them away first (extraction); only when `enabled_by` holds (medic mode).
@@ -40,6 +40,8 @@ INTERACTIONS = {
              "stops": "action", "completes": "action", "extraction_starts": "action",
              "extraction_stops": "action", "roster_skill": "skill"},
 }
+# What a ruleset may leave out: the shooter's conditions that make a shot miss.
+OPTIONAL_PARAMS = {"firearm": {"misses_if"}}
 WEAPONS = {"stunning", "wounding", "firearm"}
 VALUE_ELEMENTS = {"lose_points", "remember_state", "return_to", "count", "postpone_timer",
                   "restore_timer", "stages"}
@@ -69,11 +71,16 @@ class Checker:
         if isinstance(value, str) and value.startswith("$") and value[1:] not in options:
             self.fail(where, f"unknown option '{value[1:]}'")
         if isinstance(value, dict):
+            if "when_option" in value and value["when_option"] not in options:
+                self.fail(f"{where}.when_option", f"unknown option '{value['when_option']}'")
             for key, inner in value.items():
                 if key in ("by_level", "then", "else", "value", "when"):
                     self.value_ref(f"{where}.{key}", inner, options)
-                elif isinstance(inner, (dict, str)):
+                elif isinstance(inner, (dict, str, list)):
                     self.value_ref(f"{where}.{key}", inner, options)
+        if isinstance(value, list):
+            for i, inner in enumerate(value):
+                self.value_ref(f"{where}[{i}]", inner, options)
 
     def elements(self, where: str, elements, ctx: dict):
         if not isinstance(elements, list):
@@ -154,6 +161,11 @@ def check_extras(c: Checker, data: dict, ctx: dict) -> dict:
         for key in ("limbs_value", "damage_value"):
             if c.need("body", body, key) not in ctx["values"]:
                 c.fail(f"body.{key}", f"unknown value '{body[key]}'")
+        for name, zone in (body.get("zones") or {}).items():
+            c.labels(f"body.zones.{name}.labels", c.need(f"body.zones.{name}", zone, "labels"))
+            c.need(f"body.zones.{name}", zone, "zone", str)
+            if c.need(f"body.zones.{name}", zone, "counts_as") not in locations:
+                c.fail(f"body.zones.{name}.counts_as", f"unknown location '{zone['counts_as']}'")
     load = data.get("load") or {}
     if load:
         for key in ("capacity", "overload_margin", "default_item_load"):
@@ -191,7 +203,7 @@ def check_interaction(c: Checker, where: str, name: str, spec, ctx: dict):
     if not isinstance(spec, dict):
         c.fail(where, "must be a mapping of parameters")
     schema = INTERACTIONS[name]
-    for key in set(schema) - set(spec):
+    for key in set(schema) - set(spec) - OPTIONAL_PARAMS.get(name, set()):
         c.fail(where, f"missing parameter '{key}'")
     for key, value in spec.items():
         if key == "labels":
@@ -223,6 +235,11 @@ def check_reference(c: Checker, where: str, kind: str, value, ctx: dict):
         c.value_ref(where, value, ctx["options"])
         if not (isinstance(value, (int, float)) or str(value).startswith("$")):
             c.fail(where, "a number or an $option")
+    if kind == "labelled":
+        if not isinstance(value, dict):
+            c.fail(where, "a mapping of keys, each with its labels")
+        for key, entry in value.items():
+            c.labels(f"{where}.{key}.labels", c.need(f"{where}.{key}", entry, "labels"))
     if kind == "kinds":
         if not isinstance(value, dict) or not value:
             c.fail(where, "a mapping of kinds")

@@ -71,8 +71,13 @@ class Work:
             for factor in value["product"]:
                 result *= self.resolve(factor)
             return result
+        if isinstance(value, dict) and "sum" in value:
+            return sum(self.resolve(term) for term in value["sum"])
         if isinstance(value, dict) and "when_param" in value:
             branch = "then" if self.params.get(value["when_param"]) else "else"
+            return self.resolve(value.get(branch))
+        if isinstance(value, dict) and "when_option" in value:
+            branch = "then" if self.rules.option(value["when_option"]) else "else"
             return self.resolve(value.get(branch))
         return value
 

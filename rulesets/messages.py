@@ -19,7 +19,7 @@ REFUSAL_CODES = frozenset((
     "interaction_off", "not_teammate", "medic_busy", "patient_taken", "heal_not_taken",
     "extraction_needs_request", "challenge_lapsed", "union_outnumbered",
     "union_weapon_drawn", "no_union_against", "not_searchable", "firearm_not_held",
-    "firearm_empty", "firearm_loaded_already", "firearm_out_of_range", "not_ready",
+    "firearm_empty", "firearm_loaded_already", "firearm_out_of_range", "firearm_condition_miss", "not_ready",
     "game_paused", "game_not_paused", "game_already_paused", "not_declarable",
     "treatment_closed", "unknown_code", "bad_input", "idempotency_conflict",
     "forbidden", "invalid_login", "bad_option", "too_many_logins", "body_too_large",

@@ -57,12 +57,15 @@ def firearm_load(*, character: Character, code: str, by) -> Item:
 
 @transaction.atomic
 def firearm_shoot(*, shooter: Character, code: str, victim_code: str, distance_m: float,
-                  obstacle: bool, by, misfire: bool = False) -> dict:
-    """Returns whether the shot hit. A shot out of range or through an obstacle is fired
-    all the same (the caps are spent) and does nothing. A misfire (the cap did not go
-    off) does nothing either, and keeps the bullet where the rules say so (Septenario)."""
+                  obstacle: bool, by, misfire: bool = False, conditions=()) -> dict:
+    """Returns whether the shot hit. A shot out of range, through an obstacle or under
+    one of the ruleset's `misses_if` conditions the shooter declares (Septenario: moving,
+    one hand, attacking or parrying, the target in total cover) is fired all the same
+    (the caps are spent) and does nothing. A misfire (the cap did not go off) does
+    nothing either, and keeps the bullet where the rules say so (Septenario)."""
     event = running_event(shooter)
     spec, what = interaction(event, "firearm", sheet=shooter.sheet), label(event, "firearm")
+    misses = _misses(spec, conditions)
     item = _firearm(shooter, code)
     if item.holder_id != shooter.pk:
         raise RuleRefused("firearm_not_held", item=item.name)
@@ -78,7 +81,7 @@ def firearm_shoot(*, shooter: Character, code: str, victim_code: str, distance_m
                 "detail": message_labels("firearm_misfire")}
     item.loaded = False
     item.save(update_fields=["loaded"])
-    hit = distance_m < float(spec["max_range_m"]) and not obstacle and not misfire
+    hit = distance_m < float(spec["max_range_m"]) and not (obstacle or misfire or misses)
     if hit:
         character_apply_rules(health=rows[victim.pk], event=event, action=spec["hit"], by=by,
                               now=now, detail={"firearm": item.code, "shooter": shooter.name})
@@ -86,11 +89,28 @@ def firearm_shoot(*, shooter: Character, code: str, victim_code: str, distance_m
                               by=by, now=now, detail={"firearm": item.code})
         duels_interrupted(character=victim, event=event, action=spec["hit"], now=now, by=by)
     _journal(item, "shot" if hit else "missed", by, now, [shooter, victim],
-             distance_m=distance_m, obstacle=obstacle)
+             distance_m=distance_m, obstacle=obstacle, conditions=sorted(misses))
     return {"hit": hit, "victim": victim.name, "loaded": False,
-            "detail": None if hit else message_labels(
-                "firearm_misfire" if misfire else "firearm_out_of_range",
-                max=f"{spec['max_range_m']:g}")}
+            "detail": None if hit else _miss_detail(spec, misfire, misses)}
+
+
+def _misses(spec: dict, conditions) -> list[str]:
+    """The declared conditions that make this ruleset's shot miss; one it does not name
+    is a bad request (the phone offers only the ruleset's)."""
+    known = spec.get("misses_if") or {}
+    unknown = sorted(set(conditions) - set(known))
+    if unknown:
+        raise RuleRefused("bad_input", detail=f"conditions must be among: {', '.join(known) or '(none)'}")
+    return [key for key in known if key in conditions]
+
+
+def _miss_detail(spec: dict, misfire: bool, misses: list[str]) -> dict:
+    if misfire:
+        return message_labels("firearm_misfire")
+    if misses:
+        return message_labels("firearm_condition_miss",
+                              why=[spec["misses_if"][key]["labels"] for key in misses])
+    return message_labels("firearm_out_of_range", max=f"{spec['max_range_m']:g}")
 
 
 def _journal(item: Item, what: str, by, now, characters, **detail) -> None:

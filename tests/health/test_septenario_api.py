@@ -105,15 +105,15 @@ def test_first_aid_takes_half_a_minute_and_an_incapacitated_first_aider_cannot(p
     assert refused.status_code == 409 and "Incapacitado" in refused.json()["detail"]
 
 
-def test_a_golpe_mortal_without_a_weapon_takes_thirty_seconds(person, clock):
+def test_a_golpe_mortal_without_a_weapon_takes_the_words_then_thirty_seconds(person, clock):
     lucia, api = person("Lucía")
     mateo, mateo_api = person("Mateo")
     not_yet = start_treatment(mateo_api, mateo, lucia, "golpe_mortal", armed=False)
     assert not_yet.status_code == 409                 # Lucía is unharmed
     act(api, lucia, "hit", location="torso")
     started = start_treatment(mateo_api, mateo, lucia, "golpe_mortal", armed=False).json()
-    assert started["duration_s"] == 30
-    clock.advance(29)
+    assert started["duration_s"] == 32                # [L44] the half minute after the words
+    clock.advance(31)
     early = mateo_api.post(f"/api/treatments/{started['id']}/complete/")
     assert early.status_code == 409
     clock.advance(1)

@@ -147,13 +147,14 @@ def test_H17_S17_no_golpe_mortal_on_those_who_can_resist(rules, target, code):
     assert refused.value.code == code
 
 
-def test_H17_TS7_golpe_mortal_takes_two_seconds_armed_thirty_unarmed(rules):
+def test_H17_TS7_golpe_mortal_takes_two_seconds_armed_the_words_and_thirty_unarmed(rules):
     assert "other" in RS.actions["golpe_mortal"]["declared_by"]
     assert rules.duration("golpe_mortal", level=None) == 2.0            # armed by default
     assert rules.duration("golpe_mortal", level=None, params={"armed": True}) == 2.0
-    assert rules.duration("golpe_mortal", level=None, params={"armed": False}) == 30.0
-    faster = make_rules(golpe_mortal_unarmed_s=60)
-    assert faster.duration("golpe_mortal", level=None, params={"armed": False}) == 60.0
+    # [L44] "se tarda Medio Minuto" of blows after the words said with 1-s pauses
+    assert rules.duration("golpe_mortal", level=None, params={"armed": False}) == 32.0
+    slower = make_rules(golpe_mortal_unarmed_s=60)
+    assert slower.duration("golpe_mortal", level=None, params={"armed": False}) == 62.0
 
 
 # -- H18 / TS5: a simple trap ----------------------------------------------------------------

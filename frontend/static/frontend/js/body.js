@@ -44,23 +44,43 @@ const SHAPES = {
   right_leg: ["rect", { x: 61, y: 109, width: 20, height: 86, rx: 9 }, [71, 156]],
 };
 
-function figure(body, onTap, selected) {
+// Places a blow may land that keep no status of their own (the ruleset's body.zones):
+// tappable when the hit form offers them, so a blow on the sword hand is not declared
+// as the arm. A melee blow there does not count; the server says why.
+const ZONES = {
+  head: ["circle", { cx: 60, cy: 20, r: 15 }],
+  neck: ["rect", { x: 53, y: 34, width: 14, height: 6, rx: 2 }],
+  left_weapon_hand: ["circle", { cx: 24, cy: 116, r: 7 }],
+  right_weapon_hand: ["circle", { cx: 96, cy: 116, r: 7 }],
+};
+
+function tappable(key, name, cls, onTap, ...children) {
+  const tap = () => onTap && onTap(key);
+  return svg("g", { class: cls, "data-location": key, role: onTap ? "button" : "img",
+                    tabindex: onTap ? 0 : null, "aria-label": name, onclick: tap,
+                    onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); tap(); } } },
+    svg("title", {}, name), children);
+}
+
+function figure(body, onTap, selected, places) {
   const parts = body.locations.filter((loc) => SHAPES[loc.key]).map((loc) => {
     const [tag, attrs, [x, y]] = SHAPES[loc.key];
-    const name = `${loc.label}: ${STATUS()[loc.status] || loc.status}`;
-    const tap = () => onTap && onTap(loc.key);
-    return svg("g", { class: `limb status-${loc.status}${loc.key === selected ? " selected" : ""}`, "data-location": loc.key, role: onTap ? "button" : "img",
-                      tabindex: onTap ? 0 : null, "aria-label": name, onclick: tap,
-                      onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); tap(); } } },
-      svg("title", {}, name),
+    return tappable(loc.key, `${loc.label}: ${STATUS()[loc.status] || loc.status}`,
+      `limb status-${loc.status}${loc.key === selected ? " selected" : ""}`, onTap,
       svg(tag, { ...attrs, class: "shape" }),
       MARK[loc.status] ? svg("text", { x, y, class: "mark", "text-anchor": "middle", "dominant-baseline": "middle" }, MARK[loc.status]) : null);
   });
+  const zones = onTap ? places.filter((place) => ZONES[place.key]) : [];
+  const head = zones.some((place) => place.key === "head") ? null : svg("circle", { cx: 60, cy: 20, r: 15, class: "head" });
   return svg("svg", { class: "body-figure", viewBox: "0 0 120 200", width: 120, height: 200, "aria-hidden": onTap ? null : "true" },
     svg("defs", {}, svg("pattern", { id: "stun-hatch", width: 6, height: 6, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
       svg("rect", { width: 6, height: 6, class: "hatch-bg" }), svg("line", { x1: 0, y1: 0, x2: 0, y2: 6, class: "hatch-line" }))),
-    svg("circle", { cx: 60, cy: 20, r: 15, class: "head" }),
-    parts);
+    head, parts,
+    zones.map((place) => {
+      const [tag, attrs] = ZONES[place.key];
+      return tappable(place.key, place.label, `zone${place.key === "head" ? " head" : ""}${place.key === selected ? " selected" : ""}`,
+        onTap, svg(tag, { ...attrs, class: "shape" }));
+    }));
 }
 
 function armourLine(armour, inConflict) {
@@ -73,8 +93,8 @@ function armourLine(armour, inConflict) {
 }
 
 // `onTap(location)`: a limb was tapped (to say a hit landed there), or null; `selected`:
-// the place the open hit form names.
-export function bodyCard(snap, onTap, selected = null) {
+// the place the open hit form names; `places`: the hit form's choices of where.
+export function bodyCard(snap, onTap, selected = null, places = []) {
   const { body } = snap;
   if (!body) return null;
   const list = h("ul", { class: "body-list" }, body.locations.map((loc) => h("li", { class: `status-${loc.status}` },
@@ -87,7 +107,7 @@ export function bodyCard(snap, onTap, selected = null) {
     h("h2", {}, t("Body")),
     body.conflict ? h("p", { class: "conflict" }, t("In a Conflict"), " ",
       countdownElement("strong", gameTimer(snap, body.conflict.until_game_s, body.conflict.remaining_s), snap, { id: "conflict-countdown" })) : null,
-    h("div", { class: "body-row" }, figure(body, onTap, selected), list),
+    h("div", { class: "body-row" }, figure(body, onTap, selected, places), list),
     body.armour ? armourLine(body.armour, Boolean(body.conflict)) : null,
     body.damage_points ? h("p", { class: "muted" }, t("Damage points: %(n)s", { n: body.damage_points })) : null,
     onTap ? h("p", { class: "muted hint" }, t("Hit? Tap where.")) : null);

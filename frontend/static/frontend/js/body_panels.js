@@ -8,7 +8,7 @@ import { effects, points } from "./player_cards.js";
 // `parts`: what the player's screen draws with (js/player.js `render`).
 function render(snap, parts) {
   const { figure } = parts;
-  return [bodyCard(snap, figure.onTap, figure.chosen), points(snap), loadCard(snap, parts.dropItem), parts.actions, effects(snap)];
+  return [bodyCard(snap, figure.onTap, figure.chosen, figure.places), points(snap), loadCard(snap, parts.dropItem), parts.actions, effects(snap)];
 }
 
 registerPanel({ screen: "player-top", feature: (snap) => Boolean(snap.body || snap.load), render });

@@ -84,8 +84,10 @@ const FORMS = {
     field("location", t("Where (trousers, boots…)"), { required: true, maxlength: 100 }),
     h("label", { class: "check" }, h("input", { type: "checkbox", name: "strip" }), t("Take everything, even the costume"))],
   (f) => ["search/", { target_code: f.target.value, location: f.location.value, strip: f.strip.checked }]),
-  firearm: (go) => {
+  firearm: (go, spec) => {
     const gun = field("gun", t("Firearm's code"), { required: true });
+    // The ruleset's conditions that make a shot miss (Septenario: moving, one hand...).
+    const misses = Object.entries(spec.misses_if || {});
     const verb = (name) => (f) => [`firearms/${encodeURIComponent(f.gun.value.trim())}/${name}/`, {}];
     return h("div", {},
       form(go, t("Take it in hand"), [gun], verb("take")),
@@ -94,9 +96,12 @@ const FORMS = {
         field("gun", t("Firearm's code"), { required: true }),
         field("victim", t("Target's code"), { required: true }),
         field("distance", t("Distance (metres)"), { type: "number", min: 0, step: "0.5", required: true }),
-        h("label", { class: "check" }, h("input", { type: "checkbox", name: "obstacle" }), t("Something in between"))],
+        h("label", { class: "check" }, h("input", { type: "checkbox", name: "obstacle" }), t("Something in between")),
+        misses.map(([key, miss]) => h("label", { class: "check" },
+          h("input", { type: "checkbox", name: `miss-${key}` }), miss.label))],
       (f) => [`firearms/${encodeURIComponent(f.gun.value.trim())}/shoot/`,
-        { victim_code: f.victim.value, distance_m: Number(f.distance.value), obstacle: f.obstacle.checked }]));
+        { victim_code: f.victim.value, distance_m: Number(f.distance.value), obstacle: f.obstacle.checked,
+          conditions: misses.map(([key]) => key).filter((key) => f[`miss-${key}`].checked) }]));
   },
 };
 

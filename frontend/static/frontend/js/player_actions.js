@@ -107,10 +107,12 @@ export function declarations(id, { current, say, apply, render }) {
     apply(stamped(answer.data.snapshot, answer.data.server_time));
   }
 
-  // The body figure's: where a tap goes (null: no hit to declare now) and the place chosen.
+  // The body figure's: where a tap goes (null: no hit to declare now), the place chosen
+  // and the places the hit may name (head, neck, a hand holding a weapon...).
   function figure() {
     const located = locationAction();
-    return { onTap: located ? tapLimb : null, chosen: chosenLocation(located) };
+    const where = located ? located.params.find((p) => p.key === "location") : null;
+    return { onTap: located ? tapLimb : null, chosen: chosenLocation(located), places: where ? where.choices : [] };
   }
 
   return { card, button, withParams: actionWithParams, sync, figure };
