@@ -25,6 +25,10 @@ TEXTS = {
     "after_limit": gettext_noop("after the time limit"),
     "after_finish": gettext_noop("after the finish"),
     "duplicate": gettext_noop("balise already punched"),
+    "after_disqualification": gettext_noop("after the disqualification"),
+    "after_abandon": gettext_noop("after the abandon"),
+    "not_on_course": gettext_noop("balise of another course"),
+    "out_of_sequence": gettext_noop("earlier than the finger's punch before it"),
     # life losses
     "zombie_grab": gettext_noop("life pulled by a zombie"),
     "out_of_zone": gettext_noop("left the race zone"),

@@ -106,10 +106,16 @@ class Entry(models.Model):
 
 class Punch(models.Model):
     """One beep of the finger (or one scan of the balise's QR). Every punch is kept; which
-    ones count (the first in the race window, per balise) is decided when scoring."""
+    ones count (the first in the race window, per balise) is decided when scoring, except
+    a punch known not to count when recorded (`not_counted`: a balise of another course,
+    a readout row out of the finger's sequence), kept to be shown with its reason."""
 
     PHONE, ORGANISER, IMPORT = "phone", "organiser", "import"
     SOURCES = [(PHONE, "Phone scan"), (ORGANISER, "Organiser"), (IMPORT, "Finger readout")]
+    # Known when recorded, whatever the options say later: the finger beeps on any box.
+    NOT_ON_COURSE, OUT_OF_SEQUENCE = "not_on_course", "out_of_sequence"
+    NOT_COUNTED = [(NOT_ON_COURSE, "Balise of another course"),
+                   (OUT_OF_SEQUENCE, "Out of the finger's sequence")]
 
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="punches")
     checkpoint = models.ForeignKey(Checkpoint, on_delete=models.PROTECT, related_name="punches")
@@ -117,6 +123,8 @@ class Punch(models.Model):
     source = models.CharField(max_length=10, choices=SOURCES)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                                     on_delete=models.SET_NULL, related_name="+")
+    not_counted = models.CharField(max_length=20, choices=NOT_COUNTED, blank=True, default="",
+                                   help_text="Why it never counts (empty: scoring decides).")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -6,7 +6,8 @@ that every rule of the formula is tested in microseconds and reads the same ever
         − no_life × K − Σ infraction points          (then the optional floor)
 
 F counts each balise of the course once: its first punch inside the race window (the
-window's edges follow the options). M is the late minutes (each started minute by
+window's edges follow the options; a disqualification or an abandon closes it, the finger
+being taken back) and not marked not counted when recorded. M is the late minutes (each started minute by
 default), L the non-voided losses that took a flag, K the non-voided exits recorded when
 no life was left (Z4).
 """
@@ -20,6 +21,11 @@ from .options import RaceOptions
 
 BEFORE_START, AFTER_LIMIT, AFTER_FINISH, DUPLICATE = (
     "before_start", "after_limit", "after_finish", "duplicate")
+AFTER_DISQUALIFICATION, AFTER_ABANDON = "after_disqualification", "after_abandon"
+NOT_ON_COURSE, OUT_OF_SEQUENCE = "not_on_course", "out_of_sequence"   # Punch.not_counted
+ENDED = {"disqualified": AFTER_DISQUALIFICATION, "dnf": AFTER_ABANDON}
+REASONS = (BEFORE_START, AFTER_LIMIT, AFTER_FINISH, DUPLICATE, AFTER_DISQUALIFICATION,
+           AFTER_ABANDON, NOT_ON_COURSE, OUT_OF_SEQUENCE)
 
 
 @dataclass(frozen=True)
@@ -27,6 +33,7 @@ class PunchFact:
     id: int
     checkpoint_id: int
     at: datetime
+    not_counted: str = ""           # known when recorded (Punch.not_counted)
 
 
 @dataclass
@@ -64,6 +71,8 @@ class Score:
 
 def punch_window_reason(facts: EntryFacts, at: datetime, o: RaceOptions) -> str | None:
     """Why a punch at `at` does not count, by the options; None when it counts."""
+    if facts.ended_at is not None and facts.status in ENDED and at > facts.ended_at:
+        return ENDED[facts.status]   # R09, R14: the finger is back; no option reopens it
     if facts.started_at is None or at < facts.started_at:
         return None if o.count_before_start else BEFORE_START
     if facts.finished_at is not None and at > facts.finished_at:
@@ -78,7 +87,7 @@ def counted_punches(facts: EntryFacts, o: RaceOptions) -> tuple[dict, dict]:
     first punch the window allows; every other one is a duplicate."""
     found, ignored = {}, {}
     for punch in sorted(facts.punches, key=lambda p: (p.at, p.id)):
-        reason = punch_window_reason(facts, punch.at, o)
+        reason = punch.not_counted or punch_window_reason(facts, punch.at, o)
         if reason is None and punch.checkpoint_id in found:
             reason = DUPLICATE
         if reason is None:

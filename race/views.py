@@ -68,7 +68,8 @@ def results_csv(request, event_id):
     writer.writerow(CSV_COLUMNS)
     for course in results["courses"]:
         for row in course["ranking"] + course["unranked"]:
-            status = (row["unclassified"] or row["status"])["label"]
+            shown = row["unclassified"] or row["status"]
+            status = " — ".join(filter(None, (shown["label"], shown.get("reason"))))
             writer.writerow([course["course"]["name"], row["rank"] or "", row["name"], row["kind"],
                              " / ".join(row["members"]), status, row["found"],
                              row["checkpoints"], row["late_minutes"], row["lives_lost"],

@@ -100,8 +100,7 @@ def _header(entry: Entry, now: datetime, o: RaceOptions, lost: int) -> dict:
 
 def _race_part(entry: Entry, score, codes: dict, o: RaceOptions, facts) -> dict:
     return {
-        "punches": [{"id": p.pk, "checkpoint": {"code": codes[p.checkpoint_id].code,
-                                                "name": codes[p.checkpoint_id].name},
+        "punches": [{"id": p.pk, "checkpoint": _punched(p, codes),
                      "at": iso(p.at), "source": p.source,
                      "counted": p.pk not in score.ignored,
                      "reason": say(score.ignored[p.pk]) if p.pk in score.ignored else None}
@@ -115,6 +114,12 @@ def _race_part(entry: Entry, score, codes: dict, o: RaceOptions, facts) -> dict:
                         for loss in entry.life_losses.all()],
         "warnings": course_warnings(entry.course),
     }
+
+
+def _punched(punch, codes: dict) -> dict:
+    """The balise punched: one of the course's, or another course's (not counted)."""
+    cp = codes.get(punch.checkpoint_id) or punch.checkpoint
+    return {"code": cp.code, "name": cp.name}
 
 
 def organiser_entry_view(entry: Entry, now: datetime, o: RaceOptions | None = None) -> dict:
@@ -178,16 +183,31 @@ def _row(entry: Entry, o: RaceOptions, now: datetime) -> dict:
             "late_minutes": score.late_minutes, "lives_lost": facts.lives_lost,
             "elapsed_s": score.elapsed_s, "score": score.score,
             "breakdown": score.breakdown(o, facts), "classified": score.classified,
+            "not_counted": _not_counted(score),
             "unclassified": _unclassified(entry, score.unclassified_reason, now), "rank": None}
+
+
+def _not_counted(score) -> dict:
+    """{reason: punches}: what the finger recorded that does not count, duplicates aside."""
+    counts = {}
+    for reason in score.ignored.values():
+        if reason != "duplicate":
+            counts[reason] = counts.get(reason, 0) + 1
+    return counts
 
 
 def _unclassified(entry: Entry, reason: str | None, now: datetime) -> dict | None:
     """Why a row is not ranked: its status (racing reads "overtime" once late) or a
-    reason of its own (over the maximum lateness)."""
+    reason of its own (over the maximum lateness); an abandon or a disqualification with
+    the organiser's reason and its instant."""
     if reason is None:
         return None
     key = status_key(entry, now) if reason == entry.status else reason
-    return {"key": key, "label": say(key)}
+    shown = {"key": key, "label": say(key)}
+    if entry.status in (Entry.DNF, Entry.DISQUALIFIED):
+        # R09, R14: why, and the instant from which no punch counts.
+        shown.update({"reason": entry.end_reason, "at": iso(entry.ended_at)})
+    return shown
 
 
 def leaderboard(event: Event, now: datetime, course_ids=None) -> list[dict]:
@@ -212,7 +232,7 @@ def leaderboard(event: Event, now: datetime, course_ids=None) -> list[dict]:
 _ORDER = {"racing": 0, "overtime": 0, "finished": 1, "registered": 2, "dnf": 3, "disqualified": 4}
 
 PUBLIC_FIELDS = ("rank", "name", "status", "found", "checkpoints", "late_minutes", "lives_lost",
-                 "elapsed_s", "score", "unclassified")
+                 "elapsed_s", "score", "unclassified", "not_counted")
 
 
 def public_results(event: Event, now: datetime) -> dict:

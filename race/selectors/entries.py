@@ -121,6 +121,18 @@ def checkpoint_find(course: Course, scanned: str, *, code_allowed: bool) -> Chec
     return found
 
 
+def checkpoint_elsewhere(entry: Entry, scanned: str, *, code_allowed: bool) -> Checkpoint | None:
+    """A balise of another course of the entry's race, found as checkpoint_find does: the
+    finger beeps on any box, so such a punch is recorded, never counted."""
+    scanned = (scanned or "").strip()
+    others = Checkpoint.objects.filter(course__event_id=entry.event_id).exclude(
+        course_id=entry.course_id).order_by("pk")
+    found = others.filter(qr=scanned).first()
+    if found is None and code_allowed:
+        found = others.filter(code__iexact=scanned).first()
+    return found
+
+
 # -- entries with what their score needs -----------------------------------------------------
 
 def entries_loaded(event: Event, **filters) -> list[Entry]:
@@ -143,7 +155,7 @@ def entry_facts(entry: Entry) -> EntryFacts:
     return EntryFacts(
         status=entry.status, started_at=entry.started_at, deadline_at=entry.deadline_at,
         finished_at=entry.finished_at, ended_at=entry.ended_at,
-        punches=[PunchFact(p.pk, p.checkpoint_id, p.at) for p in entry.punches.all()],
+        punches=[PunchFact(p.pk, p.checkpoint_id, p.at, p.not_counted) for p in entry.punches.all()],
         lives_lost=lives_lost(entry),
         no_life_exits=sum(1 for loss in entry.life_losses.all()
                           if loss.no_life_left and not loss.voided_at),

@@ -51,10 +51,26 @@ def test_a_phone_must_send_the_qr_not_the_number_printed_on_the_map(clock, lucie
     assert Punch.objects.count() == 0
 
 
-def test_a_balise_of_another_course_does_not_punch(clock, lucie, enfant):
-    response = punch(survivor_api(lucie), lucie, balise(enfant, "11"))
-    assert response.status_code == 400
-    assert Punch.objects.count() == 0
+def test_a_balise_of_another_course_is_recorded_but_does_not_count(clock, lucie, enfant, famille,
+                                                                  organiser_api, race):
+    """The finger beeps on any box: the punch is kept and the runner reads why it does not
+    count; the score and the boards ignore it."""
+    clock.advance(5 * 60)
+    response = punch(client_for(lucie.character.user, "fr"), lucie, balise(enfant, "11"))
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["punches"] == [{"id": body["punch"]["id"], "checkpoint": {"code": "11", "name": "Balise 11"},
+                                "at": at(5).isoformat(), "source": "phone", "counted": False,
+                                "reason": "balise d'un autre parcours"}]
+    assert body["found"] == 0 and body["breakdown"]["points"] == 0
+    row, = board(organiser_api, race, famille)["unranked"]
+    assert row["found"] == 0 and row["not_counted"] == {"not_on_course": 1}
+    # An organiser typing a number only another course has: recorded the same way.
+    typed = punch(organiser_api, lucie, "12")
+    assert typed.status_code == 201 and typed.json()["punches"][-1]["counted"] is False
+    # A code no course of the race has is still refused.
+    assert punch(organiser_api, lucie, "77").status_code == 400
+    assert Punch.objects.filter(entry=lucie).count() == 2
 
 
 def test_an_organiser_types_a_punch_by_number_at_a_given_time(clock, lucie, organiser_api):
@@ -164,7 +180,7 @@ def test_a_good_readout_is_imported_and_the_leaderboard_moves(starters, organise
     response = upload(organiser_api, race, readout)
     assert response.status_code == 201, response.content
     assert response.json() == {"rows": 5, "imported": 5, "already_there": 0, "entries": 2,
-                               "server_time": response.json()["server_time"]}
+                               "not_counted": [], "server_time": response.json()["server_time"]}
     assert counted(organiser_api, lucie) == ["31", "32"]
     assert [p["at"] for p in view(organiser_api, lucie)["punches"]][:2] == [
         at(10, 5).isoformat(), at(31, 40).isoformat()]
@@ -250,3 +266,37 @@ def test_only_organisers_import(starters, race):
     response = upload(survivor_api(lucie), race, "finger,checkpoint,time\n101,31,22:10:05\n")
     assert response.status_code == 404
     assert Punch.objects.count() == 0
+
+
+def test_stray_punches_of_a_readout_are_imported_not_counted_with_their_reason(
+        starters, narrator_user, race, famille, enfant):
+    """The finger records every box punched: a balise of another course (11 is on enfant)
+    and a row earlier than the finger's row before it are imported, marked not counted;
+    only the rows that cannot be read refuse the file."""
+    lucie, _ = starters
+    organiser_api = client_for(narrator_user, "fr")
+    readout = ("finger,checkpoint,time\n"
+               "101,31,22:10:05\n"
+               "101,11,22:20:00\n"                       # line 3: enfant's balise
+               "101,32,22:31:40\n"
+               "101,33,22:05:00\n"                       # line 5: back in time
+               "101,34,22:40:00\n")
+    response = upload(organiser_api, race, readout)
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert (body["rows"], body["imported"]) == (5, 5)
+    assert body["not_counted"] == [{"line": 3, "reason": "balise d'un autre parcours"},
+                                   {"line": 5, "reason": "antérieur au pointage précédent du doigt"}]
+    shown = [(p["checkpoint"]["code"], p["counted"], p["reason"])
+             for p in view(organiser_api, lucie)["punches"]]
+    assert shown == [("33", False, "antérieur au pointage précédent du doigt"),
+                     ("31", True, None), ("11", False, "balise d'un autre parcours"),
+                     ("32", True, None), ("34", True, None)]
+    row = next(r for r in board(organiser_api, race, famille)["unranked"] if r["name"] == "Lucie")
+    assert row["found"] == 3
+    assert row["not_counted"] == {"not_on_course": 1, "out_of_sequence": 1}
+    # The same file again adds nothing; a box number no course has still refuses the file.
+    assert upload(organiser_api, race, readout).json()["imported"] == 0
+    refused = upload(organiser_api, race, readout + "101,77,22:50:00\n")
+    assert refused.status_code == 400 and [r["line"] for r in refused.json()["rows"]] == [7]
+    assert Punch.objects.filter(entry=lucie).count() == 5
