@@ -45,12 +45,17 @@ def night_start(script) -> datetime | None:
     for any other file."""
     if script.race is None:
         return None
+    return datetime(*NIGHT, tzinfo=ZoneInfo(night_zone(script))).astimezone(dt_timezone.utc)
+
+
+def night_zone(script) -> str:
+    """The race's time zone (option time_zone), Europe/Paris when it is not one."""
     name = get_ruleset(RULESET).merged_options(script.event["options"])["time_zone"]
     try:
-        zone = ZoneInfo(name)
+        ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        zone = ZoneInfo("Europe/Paris")     # as race.options.RaceOptions.zone
-    return datetime(*NIGHT, tzinfo=zone).astimezone(dt_timezone.utc)
+        return "Europe/Paris"     # as race.options.RaceOptions.zone
+    return name
 
 
 class CsvRejected(RuleRefused):
