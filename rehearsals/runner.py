@@ -111,6 +111,7 @@ class _Player(FightSteps, RaceSteps, ItemSteps, ClubSteps):
                 self.travel(step.at_s)
                 verdict = self.run(step)
                 fights_sweep()  # a union's window ending now ends after the step (a timer)
+                characters_sweep()  # so does a timer due now: its reminder is this step's
                 self.ring_alerts(self.start + timedelta(seconds=step.at_s), inclusive=True)
                 self.check(step)
             except StepFailed as exc:
