@@ -142,7 +142,7 @@ def _reminders_diff(key: str, want: list, seen: list) -> list[str]:
 
 
 def phone_seen(character_id: int, since_journal_id: int) -> dict:
-    """What the character's phone was told during the step: the rules' reminders (in
+    """What the character's phone was told at the step's instant: the rules' reminders (in
     English) in the journal lines written since `since_journal_id`, and what its latest
     treatment as a medic revealed ({} when none, or aborted)."""
     from health.models import Treatment    # read here only, for an `expect:` that asks

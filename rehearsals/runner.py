@@ -105,8 +105,10 @@ class _Player(FightSteps, RaceSteps, ItemSteps, ClubSteps):
             self.write("  setup  FAILED")
             self.report(exc.lines)
             return Result(self.script, 0, exc.lines, "setup")
+        now_s = None
         for done, step in enumerate(self.script.steps):
-            self.journal_mark = self.last_journal_id()
+            if step.at_s != now_s:   # what the phones were told at this instant, from here
+                now_s, self.journal_mark = step.at_s, self.last_journal_id()
             try:
                 self.travel(step.at_s)
                 verdict = self.run(step)
