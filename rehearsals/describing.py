@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rehearsals.expectations import show_value
 from rehearsals.race_reading import CONFIRMATIONS
-from rehearsals.script import FIGHT_KINDS, RACE_KINDS, Step, format_time
+from rehearsals.script import CLUB_KINDS, FIGHT_KINDS, ITEM_KINDS, RACE_KINDS, Step, format_time
 
 
 def step_line(step: Step, verdict: str) -> str:
@@ -23,6 +23,8 @@ def _describe(step: Step) -> tuple[str, str]:
         return step.by, describe_fight(step)
     if step.kind in RACE_KINDS:
         return step.by, describe_race(step)
+    if step.kind in ITEM_KINDS or step.kind in CLUB_KINDS:
+        return step.by, describe_item(step)
     if step.kind == "do":
         target = f" on {step.on}" if step.on != step.by else ""
         return step.by, f"{step.action}{target}{params}"
@@ -66,6 +68,18 @@ def describe_fight(step: Step) -> str:
     return step.kind
 
 
+def describe_item(step: Step) -> str:
+    spec, kind = step.item, step.kind
+    if kind == "fire":
+        extra = "".join(f", {flag}" for flag in ("obstacle", "misfire") if spec[flag])
+        return f"fire {spec['item']} at {spec['target']} from {spec['distance']:g} m{extra}"
+    if kind == "give":
+        return f"give {spec['item']} to {spec['to']}"
+    if kind == "sanction":
+        return f"sanction {spec['member']}: {spec['kind']}" + (", cheating" if spec["cheating"] else "")
+    return f"{kind} {spec.get('item') or spec.get('member')}"
+
+
 def describe_race(step: Step) -> str:
     spec, kind = step.race, step.kind
     if kind == "race_start":
@@ -84,6 +98,8 @@ def describe_race(step: Step) -> str:
         left_out = [c for c in CONFIRMATIONS if c not in spec["confirmations"]]
         return f"grab {spec['entry']}" + (f", not confirmed: {', '.join(left_out)}"
                                           if left_out else "")
+    if kind == "carrier":
+        return f"carrier of {spec['entry']}: {spec['carrier']}"
     if kind == "void":
         return f"void the latest life loss of {spec['entry']}"
     if kind == "infraction":

@@ -5,10 +5,14 @@ a race's entries and safety board, race_expectations.py.
 """
 from __future__ import annotations
 
-from players.models import Event
+from effects.selectors.load import STATUSES as LOAD_STATUSES
+from players.models import Event, JournalEntry
 
 from rehearsals.fight_expectations import fights_diff, read_fight_checks
 from rehearsals.script import CHECK_KEYS, CLOCK_KEYS, checked_mapping, format_time, parse_time
+
+
+LOAD_FIELDS = ("total", "capacity", "status", "items")
 
 
 # -- reading ---------------------------------------------------------------------------
@@ -45,6 +49,22 @@ def read_character_checks(reader, who: str, raw) -> None:
         raise ValueError(f"{where}.effects: a list of effect texts")
     if "fights" in checks:
         read_fight_checks(reader, f"{where}.fights", checks["fights"])
+    for key in ("can", "cannot"):
+        able = checks.get(key, [])
+        if not isinstance(able, list) or any(c not in rs.capabilities for c in able):
+            raise ValueError(f"{where}.{key}: a list among {', '.join(rs.capabilities) or 'none'}")
+    reminders = checks.get("reminders", [])
+    if not isinstance(reminders, list) or not all(isinstance(t, str) for t in reminders):
+        raise ValueError(f"{where}.reminders: a list of texts (each a part of a reminder)")
+    revealed = checked_mapping(checks.get("revealed"), f"{where}.revealed", {"state"})
+    if revealed.get("state") is not None and revealed["state"] not in rs.states:
+        raise ValueError(f"{where}.revealed.state: unknown state '{revealed['state']}'")
+    if "load" in checks:
+        if not rs.load:
+            raise ValueError(f"{where}.load: the ruleset {rs.key} has no Carga")
+        load = checked_mapping(checks["load"], f"{where}.load", set(LOAD_FIELDS))
+        if load.get("status") not in (None, *LOAD_STATUSES):
+            raise ValueError(f"{where}.load.status: one of {', '.join(LOAD_STATUSES)}")
 
 
 # -- comparing, after each step --------------------------------------------------------
@@ -57,9 +77,11 @@ def clock_diff(checks: dict, event: Event, now) -> list[str]:
     return lines
 
 
-def character_diff(key: str, checks: dict, snapshot: dict, kits: dict, names: dict) -> list[str]:
+def character_diff(key: str, checks: dict, snapshot: dict, kits: dict, names: dict,
+                   phone: dict) -> list[str]:
     """Only the fields the file names are compared; None means absent (no next
-    transition, a timer not running, points hidden in this state)."""
+    transition, a timer not running, points hidden in this state). `phone`: what the
+    phone was told during the step (phone_seen)."""
     upcoming = snapshot["next"]
     seen = {
         "state": snapshot["state"]["key"],
@@ -84,9 +106,52 @@ def character_diff(key: str, checks: dict, snapshot: dict, kits: dict, names: di
             lines += compare(f"{key}.effects", sorted(want), seen["effects"])
         elif field == "fights":
             lines += fights_diff(key, want, snapshot["fights"], names, compare)
+        elif field in ("can", "cannot"):
+            able = _able(snapshot)[field]
+            lines += [f"{key}.{field}: expected {c} in it, got [{', '.join(able)}]"
+                      for c in want if c not in able]
+        elif field == "reminders":
+            lines += _reminders_diff(key, want, phone["reminders"])
+        elif field == "revealed":
+            lines += compare(f"{key}.revealed", want, phone["revealed"])
+        elif field == "load":
+            load = snapshot["load"] or {}
+            seen_load = {**load, "items": sorted(i["name"] for i in load.get("items", []))}
+            for name, wanted in want.items():
+                lines += compare(f"{key}.load.{name}", sorted(wanted) if name == "items"
+                                 else wanted, seen_load.get(name))
         else:
             lines += compare(f"{key}.{field}", want, seen[field], time=field == "next_in")
     return lines
+
+
+def _able(snapshot: dict) -> dict:
+    """What the player may do now: the state's capabilities, less what a running fight
+    forbids (a medic healing cannot shoot)."""
+    held_back = {c["key"] for f in snapshot["fights"] for c in f.get("cannot") or []}
+    can = [c["key"] for c in snapshot["state"]["can"] if c["key"] not in held_back]
+    cannot = list(dict.fromkeys([c["key"] for c in snapshot["state"]["cannot"]] + sorted(held_back)))
+    return {"can": can, "cannot": cannot}
+
+
+def _reminders_diff(key: str, want: list, seen: list) -> list[str]:
+    """Each text written is part of one reminder, in order, and no reminder is left over."""
+    if len(want) == len(seen) and all(w in s for w, s in zip(want, seen)):
+        return []
+    return [f"{key}.reminders: expected {show_value(want)}, got {show_value(seen)}"]
+
+
+def phone_seen(character_id: int, since_journal_id: int) -> dict:
+    """What the character's phone was told at the step's instant: the rules' reminders (in
+    English) in the journal lines written since `since_journal_id`, and what its latest
+    treatment as a medic revealed ({} when none, or aborted)."""
+    from health.models import Treatment    # read here only, for an `expect:` that asks
+    rows = JournalEntry.objects.filter(character_id=character_id, id__gt=since_journal_id)
+    reminders = [e["text"].get("en", "") for row in rows.order_by("id")
+                 for e in (row.detail or {}).get("events") or [] if e.get("kind") == "reminder"]
+    latest = Treatment.objects.filter(medic_id=character_id).order_by("-pk").first()
+    revealed = dict((latest.result or {}).get("revealed") or {}) if latest else {}
+    return {"reminders": reminders, "revealed": revealed}
 
 
 def compare(path: str, want, got, *, time: bool = False) -> list[str]:

@@ -5,16 +5,23 @@ step_reading.StepReader; a race's header by race_header.py.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import yaml
 
 from rulesets import RulesetError, get_ruleset
 
+from rehearsals.club_reading import read_members
+from rehearsals.item_reading import read_items
 from rehearsals.race_header import read_header
-from rehearsals.script import (CHARACTER_KEYS, CLOCK, NARRATOR, RACE_HEADER_KEYS, Script,
-                               ScriptError, Step, checked_mapping, format_time)
+from rehearsals.script import (CHARACTER_KEYS, CLOCK, ITEMS, MEMBERS, NARRATOR,
+                               RACE_HEADER_KEYS, Script, ScriptError, Step, checked_mapping,
+                               format_time)
 from rehearsals.step_reading import StepReader
+
+
+WALL = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")   # event.starts_at, "21:00"
 
 
 # -- YAML without its 1.1 surprises ----------------------------------------------------
@@ -70,30 +77,35 @@ def load_script(path) -> Script:
         fail(f"cannot read: {exc}")
     if not isinstance(data, dict):
         fail("the file must be a mapping with event, characters and steps")
-    unknown = set(data) - {"event", "characters", "steps", *RACE_HEADER_KEYS}
+    unknown = set(data) - {"event", "characters", "steps", "items", "members", "referees",
+                           *RACE_HEADER_KEYS}
     if unknown:
         fail(f"unknown top-level key(s) {', '.join(map(str, sorted(unknown, key=str)))}")
     try:
         event, ruleset = _event(data.get("event"))
         characters = _characters(data.get("characters"))
         race = read_header(data, ruleset, characters)
+        members, referees = read_members(data, ruleset, characters)
+        items = read_items(data.get("items"), ruleset, characters)
         if not characters and race is None:
             raise ValueError("characters: at least one character is required")
     except ValueError as exc:
         fail(str(exc))
     if not isinstance(data.get("steps"), list) or not data["steps"]:
         fail("steps: a non-empty list is required")
-    steps = _steps(name, data["steps"], StepReader(ruleset, characters, race))
-    return Script(path=path, event=event, characters=characters, steps=steps, race=race)
+    steps = _steps(name, data["steps"], StepReader(ruleset, characters, race, items=items,
+                                                   members=members, referees=referees))
+    return Script(path=path, event=event, characters=characters, steps=steps, race=race,
+                  items=items, members=members, referees=referees)
 
 
 def _steps(name: str, raws: list, reader: StepReader) -> list[Step]:
     """Every step is checked, so that one run lists all the typos of the file."""
-    steps, problems, last_at = [], [], 0
+    steps, problems, last_at = [], [], None
     for number, raw in enumerate(raws, start=1):
         try:
             step = reader.parse(number, raw)
-            if step.at_s < last_at:
+            if last_at is not None and step.at_s < last_at:
                 raise ValueError(f"at {format_time(step.at_s)} comes before the previous step "
                                  f"({format_time(last_at)}); steps must be in time order")
             last_at = step.at_s
@@ -106,7 +118,7 @@ def _steps(name: str, raws: list, reader: StepReader) -> list[Step]:
 
 
 def _event(raw) -> tuple[dict, object]:
-    event = checked_mapping(raw, "event", {"name", "ruleset", "options"})
+    event = checked_mapping(raw, "event", {"name", "ruleset", "options", "starts_at"})
     if not isinstance(event.get("ruleset"), str):
         raise ValueError("event.ruleset is required (e.g. gn_fr)")
     try:
@@ -114,17 +126,21 @@ def _event(raw) -> tuple[dict, object]:
         ruleset.merged_options(checked_mapping(event.get("options"), "event.options"))
     except RulesetError as exc:
         raise ValueError(f"event: {exc}") from None
+    starts_at = event.get("starts_at")
+    if starts_at is not None and (not isinstance(starts_at, str) or not WALL.match(starts_at)):
+        raise ValueError(f"event.starts_at: {starts_at!r} is not a wall time like \"21:00\" "
+                         "(the hour at which `at: \"0:00\"` falls)")
     return {"name": str(event.get("name") or "Rehearsal"), "ruleset": event["ruleset"],
-            "options": event.get("options") or {}}, ruleset
+            "options": event.get("options") or {}, "starts_at": starts_at}, ruleset
 
 
 def _characters(raw) -> dict:
     characters = checked_mapping(raw, "characters")
     out = {}
     for key, spec in characters.items():
-        if not isinstance(key, str) or key in (NARRATOR, CLOCK):
+        if not isinstance(key, str) or key in (NARRATOR, CLOCK, ITEMS, MEMBERS):
             raise ValueError(f"characters: '{key}' cannot be a character key "
-                             f"('{NARRATOR}' and '{CLOCK}' are reserved)")
+                             f"('{NARRATOR}', '{CLOCK}', '{ITEMS}' and '{MEMBERS}' are reserved)")
         spec = checked_mapping(spec, f"characters.{key}", CHARACTER_KEYS)
         kits = checked_mapping(spec.get("kits"), f"characters.{key}.kits")
         if any(not isinstance(n, int) or isinstance(n, bool) for n in kits.values()):

@@ -20,7 +20,9 @@ from rehearsals.script import SAFETY, checked_mapping, parse_time
 STATUSES = ("registered", "racing", "overtime", "finished", "dnf", "disqualified")
 IGNORED = (BEFORE_START, AFTER_LIMIT, AFTER_FINISH, DUPLICATE)
 RACE_FIELDS = {"status", "lives", "punches", "found", "late_minutes", "score", "rank",
-               "elapsed", "time_left"}
+               "elapsed", "time_left", "carrier", "infractions", "penalty_points", "deposit",
+               "review"}
+DEPOSITS = ("taken", "returned", "none")   # the deposit cheque, as the organisers' desk shows it
 PUNCH_FIELDS = {"code", "counted", "reason"}
 SAFETY_FIELDS = {"still_out", "overdue", "alerted"}
 
@@ -60,6 +62,24 @@ def read_race_expectation(reader, key: str, raw) -> None:
             raise ValueError(f"{where}.found: a count, or the list of balises counted")
     if "punches" in checks:
         checks["punches"] = _punch_checks(checks["punches"], course, f"{where}.punches")
+    _read_desk_checks(checks, where)
+
+
+def _read_desk_checks(checks: dict, where: str) -> None:
+    """What the organisers' desk shows of an entry: its carrier, its infractions (a count or
+    their kinds, in order) and their penalty points, its deposit, the life losses flagged
+    for review."""
+    if "carrier" in checks and not isinstance(checks["carrier"], str):
+        raise ValueError(f"{where}.carrier: the member who wears the finger and the belt")
+    infractions = checks.get("infractions", 0)
+    if not is_whole(infractions) and not (isinstance(infractions, list)
+                                          and all(isinstance(k, str) for k in infractions)):
+        raise ValueError(f"{where}.infractions: a count, or their kinds in order")
+    for field in ("penalty_points", "review"):
+        if field in checks and not is_whole(checks[field]):
+            raise ValueError(f"{where}.{field}: a whole number")
+    if checks.get("deposit", "none") not in DEPOSITS:
+        raise ValueError(f"{where}.deposit: one of {', '.join(DEPOSITS)}")
 
 
 def _on_course(value, course: dict, where: str) -> str:
@@ -146,12 +166,15 @@ class RaceSeen:
                     "reason": punch_reason(p["reason"])} for p in view["punches"]]
         seen = {"status": view["status"]["key"], "lives": view["lives"]["remaining"],
                 "late_minutes": view["late_minutes"], "score": _plain(view["score"]),
-                "rank": row["rank"], "elapsed": row["elapsed_s"], "time_left": view["time_left_s"]}
+                "rank": row["rank"], "elapsed": row["elapsed_s"], "time_left": view["time_left_s"],
+                **self.desk(entry_id)}
         lines = []
         for field, want in checks["race"].items():
             where = f"{key}.race.{field}"
             if field == "punches":
                 lines += _punches_diff(where, want, punches, compare)
+            elif field == "infractions" and is_whole(want):
+                lines += compare(where, want, len(seen["infractions"]))
             elif field == "found":
                 found = sorted(p["code"] for p in punches if p["counted"])
                 lines += compare(where, want if is_whole(want) else sorted(want),
@@ -159,6 +182,16 @@ class RaceSeen:
             else:
                 lines += compare(where, want, seen[field], time=field in ("elapsed", "time_left"))
         return lines
+
+    def desk(self, entry_id: int) -> dict:
+        entry = Entry.objects.get(pk=entry_id)
+        infractions = list(entry.infractions.order_by("at", "pk"))
+        deposit = "returned" if entry.deposit_returned_at else \
+            ("taken" if entry.deposit_taken_at else "none")
+        return {"carrier": entry.carrier, "infractions": [i.kind for i in infractions],
+                "penalty_points": sum(i.penalty_points for i in infractions), "deposit": deposit,
+                "review": entry.life_losses.filter(review__isnull=False, voided_at__isnull=True)
+                .count()}
 
     def safety_diff(self, checks: dict, compare) -> list[str]:
         keys = self.player.entry_key

@@ -23,7 +23,8 @@ from race.options import RULESET
 from race.readout import ReadoutRejected
 from race.services.alerts import entry_alert
 from race.services.courses import checkpoint_create, course_create, course_points_confirm
-from race.services.entries import entry_gear_check, entry_register, zombie_create
+from race.services.entries import (entry_carrier_change, entry_gear_check, entry_register,
+                                   zombie_create)
 from race.services.lives import infraction_record, life_loss_void, grab_record, zone_loss_record
 from race.services.punches import punch_record, punches_import
 from race.services.running import (course_start, entry_abandon, entry_disqualify,
@@ -45,12 +46,17 @@ def night_start(script) -> datetime | None:
     for any other file."""
     if script.race is None:
         return None
+    return datetime(*NIGHT, tzinfo=ZoneInfo(night_zone(script))).astimezone(dt_timezone.utc)
+
+
+def night_zone(script) -> str:
+    """The race's time zone (option time_zone), Europe/Paris when it is not one."""
     name = get_ruleset(RULESET).merged_options(script.event["options"])["time_zone"]
     try:
-        zone = ZoneInfo(name)
+        ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        zone = ZoneInfo("Europe/Paris")     # as race.options.RaceOptions.zone
-    return datetime(*NIGHT, tzinfo=zone).astimezone(dt_timezone.utc)
+        return "Europe/Paris"     # as race.options.RaceOptions.zone
+    return name
 
 
 class CsvRejected(RuleRefused):
@@ -157,14 +163,24 @@ class RaceSteps:
         if step.by == NARRATOR:
             scanned, source = spec["checkpoint"], Punch.ORGANISER
         else:
-            scanned = Checkpoint.objects.get(course_id=entry.course_id, code=spec["checkpoint"]).qr
+            scanned = Checkpoint.objects.get(course_id=self.courses[spec["course"]],
+                                             code=spec["checkpoint"]).qr
             source = Punch.PHONE
         punch, created = punch_record(entry=entry, checkpoint=scanned, by=self.user(step.by),
                                       source=source)
         if not created:
             return "already recorded"
-        shown = next(p for p in self.view(entry)["punches"] if p["id"] == punch.pk)
-        return "counts" if shown["counted"] else f"does not count: {punch_reason(shown['reason'])}"
+        # Whatever the service made of it (another course's balise included).
+        shown = next((p for p in self.view(entry)["punches"] if punch and p["id"] == punch.pk), None)
+        if shown is None:
+            return "recorded, not on the entry's card"
+        return "counts" if shown["counted"] else \
+            f"does not count: {punch_reason(shown['reason']) or shown['reason']}"
+
+    def _carrier(self, step: Step) -> str:
+        entry = entry_carrier_change(entry=self.entry(step.race["entry"]),
+                                     carrier=step.race["carrier"], by=self.user(step.by))
+        return f"{entry.carrier} wears the finger and the belt"
 
     def _import(self, step: Step) -> str:
         try:

@@ -19,7 +19,7 @@ DEFAULT_REASON = {"void": "voided by an organiser", "disqualify": "disqualified 
 # Who plays each step: an organiser (`by: narrator`, the default), the entry's own phone
 # (`by: <entry key>`), a zombie or a marshal of the header; as the race API lets them.
 ORGANISER, OWN_PHONE, ZOMBIE, MARSHAL = "organiser", "entry", "zombie", "marshal"
-WHO = {"race_start": {ORGANISER}, "gear": {ORGANISER}, "import": {ORGANISER},
+WHO = {"race_start": {ORGANISER}, "gear": {ORGANISER}, "carrier": {ORGANISER}, "import": {ORGANISER},
        "punch": {ORGANISER, OWN_PHONE}, "grab": {ZOMBIE, ORGANISER},
        "out_of_zone": {MARSHAL, ORGANISER}, "forbidden_path": {MARSHAL, ORGANISER},
        "void": {ORGANISER}, "infraction": {ORGANISER, MARSHAL, ZOMBIE},
@@ -134,10 +134,23 @@ def _read_punch(race, value, own, kind) -> dict:
         raise ValueError("punch.checkpoint: the balise's number is required")
     code = balise_code(spec["checkpoint"], "punch.checkpoint")
     course = race["entries"][entry]["course"]
-    if code not in race["courses"][course]["checkpoints"]:
+    if code in race["courses"][course]["checkpoints"]:
+        return {"entry": entry, "checkpoint": code, "course": course}
+    # A phone may scan another course's balise: the service answers what becomes of it.
+    elsewhere = [name for name, c in race["courses"].items() if code in c["checkpoints"]]
+    if own is None or not elsewhere:
         raise ValueError(f"punch.checkpoint: balise {code} is not on course {course} of {entry} "
-                         f"(balises: {', '.join(race['courses'][course]['checkpoints'])})")
-    return {"entry": entry, "checkpoint": code}
+                         f"(balises: {', '.join(race['courses'][course]['checkpoints'])})"
+                         + ("" if elsewhere else "; nor on any other course"))
+    return {"entry": entry, "checkpoint": code, "course": elsewhere[0]}
+
+
+def _read_carrier(race, value, own, kind) -> dict:
+    spec = dict(checked_mapping(value, "carrier", {"entry", "carrier"}))
+    entry = _entry(race, spec, "carrier", None)
+    if not isinstance(spec.get("carrier"), str) or not spec["carrier"].strip():
+        raise ValueError("carrier.carrier: the member who now wears the finger and the belt")
+    return {"entry": entry, "carrier": spec["carrier"]}
 
 
 def _read_import(race, value, own, kind) -> dict:
@@ -209,7 +222,7 @@ def _read_dnf(race, value, own, kind) -> dict:
             "finger_back": finger_back}
 
 
-_READERS = {"race_start": _read_race_start, "gear": _read_gear, "punch": _read_punch,
+_READERS = {"race_start": _read_race_start, "gear": _read_gear, "carrier": _read_carrier, "punch": _read_punch,
             "import": _read_import, "grab": _read_grab, "out_of_zone": _read_zone_loss,
             "forbidden_path": _read_zone_loss, "void": _read_with_reason,
             "infraction": _read_infraction, "finish": _read_finish,

@@ -13,7 +13,10 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone as dt_timezone
 
+from zoneinfo import ZoneInfo
+
 import time_machine
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
@@ -28,12 +31,15 @@ from health.services import (character_act, characters_sweep, treatment_abort,
 from rulesets import RuleRefused
 
 from schedule.services.days import day_schedule, days_run_due
-from players.models import Character, Event
+from players.models import Character, Event, JournalEntry
+from rehearsals.club_playing import ClubSteps
 from rehearsals.describing import step_line
-from rehearsals.expectations import character_diff, clock_diff, compare
+from rehearsals.expectations import character_diff, clock_diff, compare, phone_seen
 from rehearsals.fight_playing import FightSteps
-from rehearsals.race_playing import RaceSteps, night_start
-from rehearsals.script import CLOCK, NARRATOR, Script, Step, StepFailed, format_time
+from rehearsals.item_playing import ItemSteps
+from rehearsals.race_playing import RaceSteps, night_start, night_zone
+from rehearsals.script import (CLOCK, ITEMS, MEMBERS, NARRATOR, Script, Step, StepFailed,
+                               format_time)
 from players.services import character_create, event_create, team_get_or_create
 from schedule.services.clock import clock_pause, clock_resume
 
@@ -59,15 +65,30 @@ class Result:
 
 def rehearse(script: Script, write) -> Result:
     """Play one file; `write` prints a line. Stops at the first failed step."""
-    start = night_start(script) or START     # a race starts at night (race_playing.py)
-    with time_machine.travel(start, tick=False) as traveller, transaction.atomic():
+    start = starting_instant(script)
+    first = min(0, script.steps[0].at_s)     # a step before the game clock's 0:00
+    with time_machine.travel(start + timedelta(seconds=first), tick=False) as traveller, \
+            transaction.atomic():
         try:
             return _Player(script, traveller, write, start).play()
         finally:
             transaction.set_rollback(True)
 
 
-class _Player(FightSteps, RaceSteps):
+def starting_instant(script: Script) -> datetime:
+    """The instant of `at: "0:00"`: a race's night (race_playing.py), else START; at the
+    file's `event.starts_at` ("21:00") on that same day when it gives one, in the race's
+    time zone (the server's for any other game)."""
+    start = night_start(script) or START
+    if not script.event.get("starts_at"):
+        return start
+    hours, minutes = map(int, script.event["starts_at"].split(":"))
+    zone = ZoneInfo(night_zone(script) if script.race is not None else settings.TIME_ZONE)
+    local = start.astimezone(zone)
+    return local.replace(hour=hours, minute=minutes, second=0).astimezone(dt_timezone.utc)
+
+
+class _Player(FightSteps, RaceSteps, ItemSteps, ClubSteps):
     start = START
 
     def __init__(self, script: Script, traveller, write, start: datetime = START):
@@ -84,11 +105,15 @@ class _Player(FightSteps, RaceSteps):
             self.write("  setup  FAILED")
             self.report(exc.lines)
             return Result(self.script, 0, exc.lines, "setup")
+        now_s = None
         for done, step in enumerate(self.script.steps):
-            self.travel(step.at_s)
+            if step.at_s != now_s:   # what the phones were told at this instant, from here
+                now_s, self.journal_mark = step.at_s, self.last_journal_id()
             try:
+                self.travel(step.at_s)
                 verdict = self.run(step)
                 fights_sweep()  # a union's window ending now ends after the step (a timer)
+                characters_sweep()  # so does a timer due now: its reminder is this step's
                 self.ring_alerts(self.start + timedelta(seconds=step.at_s), inclusive=True)
                 self.check(step)
             except StepFailed as exc:
@@ -111,11 +136,13 @@ class _Player(FightSteps, RaceSteps):
         try:
             self.event_id = event_create(name=spec["name"], ruleset=spec["ruleset"],
                                          options=spec["options"], by=self.narrator,
-                                         start_clock=True).pk
+                                         start_clock=self.clock_started).pk
         except RuleRefused as exc:
             raise StepFailed([f"event: {refusal_text(exc, 'en')}"]) from None
         event = self.event()
         for key, c in self.script.characters.items():
+            if c.get("member"):
+                continue                 # created at the member's check-in (club_playing)
             team = team_get_or_create(event=event, name=str(c["team"])) if c["team"] else None
             try:
                 self.ids[key] = character_create(event=event, name=c["name"], sheet=c["sheet"],
@@ -124,9 +151,26 @@ class _Player(FightSteps, RaceSteps):
                 raise StepFailed([f"characters.{key}: {refusal_text(exc, 'en')}"]) from None
         if self.script.race is not None:
             self.race_setup()
+        self.club_setup()
+        self.items_setup()
 
+    @property
+    def clock_started(self) -> bool:
+        """A file whose first step comes before 0:00 starts with the game clock stopped:
+        the organisers start it at 0:00 (travel)."""
+        return self.script.steps[0].at_s >= 0
+
+    def last_journal_id(self) -> int:
+        last = JournalEntry.objects.filter(event_id=self.event_id).order_by("-id").first()
+        return last.pk if last else 0
     def travel(self, at_s: int) -> None:
         instant = self.start + timedelta(seconds=at_s)
+        if at_s >= 0 and not self.clock_started and not getattr(self, "game_begun", False):
+            # The game clock's 0:00: the organisers start it (the sweep before it finds
+            # nothing, as no countdown runs on a stopped clock).
+            self.game_begun = True
+            self.traveller.move_to(self.start)
+            clock_resume(event=self.event(), by=self.narrator)
         self.end_fights_before(instant)
         self.ring_alerts(instant, inclusive=False)   # a race's overdue alerts
         self.sweep(instant)
@@ -145,6 +189,8 @@ class _Player(FightSteps, RaceSteps):
         return Event.objects.get(pk=self.event_id)
 
     def character(self, key: str) -> Character:
+        if key not in self.ids:                   # a club member before their check-in
+            raise StepFailed([f"{key} has not checked in yet (check_in: {key})"])
         return Character.objects.select_related("user").get(pk=self.ids[key])
 
     def user(self, key: str):
@@ -231,8 +277,15 @@ class _Player(FightSteps, RaceSteps):
         for key, checks in step.expect.items():
             if key == CLOCK:
                 lines += clock_diff(checks, event, now)
+            elif key == ITEMS:
+                lines += self.items_diff(checks, compare)
+            elif key == MEMBERS:
+                lines += self.members_diff(checks, compare)
             elif key in self.ids:
-                lines += character_diff(key, checks, *seen[self.ids[key]], names)
+                lines += character_diff(key, checks, *seen[self.ids[key]], names,
+                                        phone_seen(self.ids[key], self.journal_mark))
+            elif key in self.script.characters:
+                lines.append(f"{key}: has not checked in yet, nothing to check")
             else:                                   # an entry's `race`, or `safety`
                 lines += race.diff(key, checks, compare)
         if lines:

@@ -12,16 +12,21 @@ from pathlib import Path
 NARRATOR = "narrator"
 CLOCK = "clock"  # in `expect:`, the event's clock rather than a character
 SAFETY = "safety"  # in a race's `expect:`, the organisers' safety board
+ITEMS = "items"    # in `expect:`, the objects of the file's `items:` (firearms, Carga)
+MEMBERS = "members"  # in `expect:`, the club register's members of the file's `members:`
 # Fights between characters, played by a character (read in fight_reading.py).
 FIGHT_KINDS = ("duel", "answer_duel", "union", "join_union", "acharnement", "stop_acharnement",
                "search", "heal", "stop_heal")
 # The zombie race (ruleset zombie_race): its header (race_header.py) and its steps
 # (race_reading.py).
 RACE_HEADER_KEYS = ("courses", "entries", "zombies", "marshals")
-RACE_KINDS = ("race_start", "gear", "punch", "import", "grab", "out_of_zone", "forbidden_path",
+RACE_KINDS = ("race_start", "gear", "carrier", "punch", "import", "grab", "out_of_zone", "forbidden_path",
               "void", "infraction", "finish", "finger_return", "dnf", "disqualify")
+# Objects (item_reading.py) and the club's register (club_reading.py).
+ITEM_KINDS = ("take_firearm", "load_firearm", "fire", "carry", "give", "drop")
+CLUB_KINDS = ("check_in", "sanction", "revoke")
 ACTION_KINDS = ("do", "treat", "complete", "abort", "pause", "resume", "effect", "day",
-                *FIGHT_KINDS, *RACE_KINDS)
+                *FIGHT_KINDS, *RACE_KINDS, *ITEM_KINDS, *CLUB_KINDS)
 # Refusals that are no RuleRefused message of their own: a race readout with bad rows.
 OTHER_REFUSALS = ("csv_rejected",)
 NARRATOR_KINDS = {"pause", "resume", "effect", "day"}
@@ -31,9 +36,9 @@ STEP_KEYS = {"at", "by", "on", "params", "weapon_in_hand", "expect", "expect_ref
 EFFECT_KEYS = {"text", "duration", "to", "team", "everyone", "set_state"}
 CHARACTER_KEYS = {"name", "team", "sheet", "kits"}
 CHECK_KEYS = {"state", "inert", "next", "next_in", "timers", "points", "effects", "kits",
-              "values", "fights"}
+              "values", "fights", "can", "cannot", "reminders", "revealed", "load"}
 CLOCK_KEYS = {"running", "game_time"}
-TIME = re.compile(r"^(?:(\d+):)?(\d+):(\d\d)$")
+TIME = re.compile(r"^(-)?(?:(\d+):)?(\d+):(\d\d)$")
 
 
 class ScriptError(Exception):
@@ -64,6 +69,7 @@ class Step:
     effect: dict | None = None       # normalised: text, duration_s, to/team/everyone, set_state
     fight: dict | None = None        # a fight step, normalised (fight_reading.read_fight)
     race: dict | None = None         # a race step, normalised (race_reading.read_step)
+    item: dict | None = None         # an object or register step (item_reading, club_reading)
     expect: dict = field(default_factory=dict)
     expect_refused: str | None = None
 
@@ -75,22 +81,31 @@ class Script:
     characters: dict                 # key -> {name, team, sheet, kits}
     steps: list
     race: dict | None = None         # a race's courses, entries, zombies, marshals
+    items: dict = field(default_factory=dict)    # key -> an object of `items:`
+    members: dict = field(default_factory=dict)  # key -> a club member of `members:`
+    referees: dict = field(default_factory=dict)  # key -> a referee of `referees:`
 
 
 # -- times -----------------------------------------------------------------------------
-def parse_time(value, what: str = "time") -> int:
-    """'m:ss' or 'h:mm:ss' -> seconds. A bare number is refused: is 5 minutes or seconds?"""
+def parse_time(value, what: str = "time", *, negative_ok: bool = False) -> int:
+    """'m:ss' or 'h:mm:ss' -> seconds. A bare number is refused: is 5 minutes or seconds?
+    `negative_ok`: '-10:00', ten minutes before the game clock's 0:00 (an `at`)."""
     match = TIME.match(value.strip()) if isinstance(value, str) else None
     if not match:
         raise ValueError(f"{what} {value!r} is not a time like \"5:00\" (m:ss) or \"1:05:00\" (h:mm:ss)")
-    hours, minutes, seconds = int(match[1] or 0), int(match[2]), int(match[3])
-    if seconds >= 60 or (match[1] is not None and minutes >= 60):
+    hours, minutes, seconds = int(match[2] or 0), int(match[3]), int(match[4])
+    if seconds >= 60 or (match[2] is not None and minutes >= 60):
         raise ValueError(f"{what} {value!r}: minutes and seconds go up to 59")
-    return hours * 3600 + minutes * 60 + seconds
+    total = hours * 3600 + minutes * 60 + seconds
+    if match[1] and not negative_ok:
+        raise ValueError(f"{what} {value!r}: a time here is never negative")
+    return -total if match[1] else total
 
 
 def format_time(seconds: float) -> str:
     s = int(round(seconds))
+    if s < 0:
+        return "-" + format_time(-s)
     if s >= 3600:
         return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
     return f"{s // 60}:{s % 60:02d}"

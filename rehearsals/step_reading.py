@@ -7,28 +7,36 @@ from __future__ import annotations
 
 from rulesets.messages import REFUSAL_CODES
 
+from rehearsals.club_reading import read_club_step, read_member_checks
 from rehearsals.expectations import read_character_checks, read_clock_checks
 from rehearsals.fight_reading import read_fight
+from rehearsals.item_reading import read_item_checks, read_item_step
 from rehearsals.race_expectations import read_race_expectation
 from rehearsals.race_reading import read_step
-from rehearsals.script import (ACTION_KINDS, CLOCK, EFFECT_KEYS, FIGHT_KINDS, MEDIC_KINDS,
-                               NARRATOR, NARRATOR_KINDS, OTHER_REFUSALS, RACE_KINDS, SAFETY,
-                               STEP_KEYS, Step, checked_mapping, parse_time)
+from rehearsals.script import (ACTION_KINDS, CLOCK, CLUB_KINDS, EFFECT_KEYS, FIGHT_KINDS,
+                               ITEM_KINDS, ITEMS, MEDIC_KINDS, MEMBERS, NARRATOR,
+                               NARRATOR_KINDS, OTHER_REFUSALS, RACE_KINDS, SAFETY, STEP_KEYS,
+                               Step, checked_mapping, parse_time)
 
 
 class StepReader:
     """Checks one step against the ruleset and the characters of the file."""
 
-    def __init__(self, ruleset, characters: dict, race: dict | None = None):
+    def __init__(self, ruleset, characters: dict, race: dict | None = None, *,
+                 items: dict | None = None, members: dict | None = None,
+                 referees: dict | None = None):
         self.ruleset = ruleset
         self.characters = characters
         self.race = race
+        self.items = items or {}
+        self.members = members or {}
+        self.referees = referees or {}
 
     def parse(self, number: int, raw) -> Step:
         raw = checked_mapping(raw, "a step", STEP_KEYS)
         if "at" not in raw:
             raise ValueError("'at' is required")
-        at_s = parse_time(raw["at"], "at")
+        at_s = parse_time(raw["at"], "at", negative_ok=True)
         kinds = [k for k in ACTION_KINDS if k in raw]
         if len(kinds) > 1:
             raise ValueError(f"one action per step, got {', '.join(kinds)}")
@@ -51,6 +59,11 @@ class StepReader:
         if kind in FIGHT_KINDS:
             by, fight = read_fight(self, kind, raw)
             return Step(number, at_s, kind, by=by, fight=fight, expect=expect,
+                        expect_refused=refused)
+        if kind in ITEM_KINDS or kind in CLUB_KINDS:
+            read = read_item_step if kind in ITEM_KINDS else read_club_step
+            by, item = read(self, kind, raw)
+            return Step(number, at_s, kind, by=by, item=item, expect=expect,
                         expect_refused=refused)
         if kind in RACE_KINDS:
             by, race = read_step(self, kind, raw)
@@ -142,6 +155,10 @@ class StepReader:
         for key, checks in expect.items():
             if key == CLOCK:
                 read_clock_checks(checks)
+            elif key == ITEMS:
+                read_item_checks(self, checks)
+            elif key == MEMBERS:
+                read_member_checks(self, checks)
             elif self.race is not None and (key == SAFETY or key in self.race["entries"]):
                 read_race_expectation(self, key, checks)
             else:

@@ -1,0 +1,92 @@
+"""Playing the club register's steps of a rehearsal (docs/rehearse.md, "The airsoft
+register") through the desk's services: the members on the register, a check-in
+(refused while a sanction keeps the member off the field), a sanction with its
+escalation and its side in the game, a revocation. Also what the `members` of an
+`expect:` are compared with.
+"""
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from club.models import Member, Sanction
+from club.selectors import member_barring_sanction, member_character
+from club.services.register import member_check_in, member_create
+from club.services.sanctions import sanction_record, sanction_revoke
+from common.i18n import refusal_text
+from players.models import Membership
+from players.services import membership_grant
+from rulesets import RuleRefused
+
+from rehearsals.script import Step, StepFailed
+
+
+class ClubSteps:
+    """The register's steps of runner._Player. `self.members`: member key -> pk."""
+
+    def club_setup(self) -> None:
+        self.members: dict[str, int] = {}
+        self.referees: dict[str, object] = {}
+        event = self.event()
+        for key, spec in self.script.members.items():
+            try:
+                self.members[key] = member_create(
+                    event=event, name=spec["name"], phone="06 00 00 00 00",
+                    licence_number=f"{spec['licence']}-{secrets.token_hex(3)}", by=self.narrator).pk
+            except RuleRefused as exc:
+                raise StepFailed([f"members.{key}: {refusal_text(exc, 'en')}"]) from None
+        for key, spec in self.script.referees.items():
+            user = get_user_model().objects.create_user(
+                username=f"rehearsal-r{event.pk}-{secrets.token_hex(4)}",
+                first_name=spec["name"][:150])
+            membership_grant(event=event, user=user, role=Membership.REFEREE)
+            self.referees[key] = user
+
+    def member(self, key: str) -> Member:
+        return Member.objects.get(pk=self.members[key])
+
+    def club_user(self, key: str):
+        return self.narrator if key not in self.referees else self.referees[key]
+
+    def _check_in(self, step: Step) -> str:
+        key = step.item["member"]
+        character, created = member_check_in(event=self.event(), member=self.member(key),
+                                             team_name=self.script.members[key]["team"] or "",
+                                             by=self.club_user(step.by))
+        self.ids[key] = character.pk
+        return "checked in" if created else "already checked in"
+
+    def _sanction(self, step: Step) -> str | None:
+        spec = step.item
+        ends = spec["ends_after_s"]
+        sanction = sanction_record(
+            event=self.event(), member=self.member(spec["member"]), kind=spec["kind"],
+            reason=spec["reason"], cheating=spec["cheating"], by=self.club_user(step.by),
+            ends_at=timezone.now() + timedelta(seconds=ends) if ends else None)
+        if sanction.escalated_from:
+            return f"recorded as {sanction.kind} (a repeated cheat)"
+        return None
+
+    def _revoke(self, step: Step) -> None:
+        spec = step.item
+        sanction = (Sanction.objects.filter(member_id=self.members[spec["member"]],
+                                            revoked_at__isnull=True).order_by("-decided_at", "-pk")
+                    .first())
+        if sanction is None:
+            raise StepFailed([f"{spec['member']} has no sanction to revoke"])
+        sanction_revoke(sanction=sanction, reason=spec["reason"], by=self.club_user(step.by))
+
+    def members_diff(self, checks: dict, compare) -> list[str]:
+        lines, event, now = [], self.event(), timezone.now()
+        for key, want in checks.items():
+            member = self.member(key)
+            seen = {"sanctions": list(member.sanctions.filter(revoked_at__isnull=True)
+                                      .order_by("decided_at", "pk").values_list("kind", flat=True)),
+                    "checked_in": member_character(event, member) is not None,
+                    "barred": member_barring_sanction(member, now) is not None}
+            for field, value in want.items():
+                lines += compare(f"members.{key}.{field}", value, seen[field])
+        return lines

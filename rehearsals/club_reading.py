@@ -1,0 +1,97 @@
+"""The club's register in a rehearsal file (docs/rehearse.md, "The airsoft register"):
+the `members:` and `referees:` of the header, the steps at the desk (a check-in, a
+sanction, a revocation) and the `members` of an `expect:`, checked before anything is
+played. club_playing.ClubSteps plays them.
+
+A member is also a character key: its character exists from its first check-in on.
+"""
+from __future__ import annotations
+
+from club.models import Sanction
+
+from rehearsals.script import CLOCK, ITEMS, MEMBERS, NARRATOR, SAFETY, checked_mapping, parse_time
+
+MEMBER_KEYS = {"name", "licence", "team"}
+MEMBER_CHECKS = {"sanctions", "checked_in", "barred"}
+SANCTION_KEYS = {"member", "kind", "reason", "cheating", "ends_after"}
+KINDS = tuple(kind for kind, _ in Sanction.KINDS)
+RESERVED = (NARRATOR, CLOCK, SAFETY, ITEMS, MEMBERS)
+
+
+def read_members(data: dict, ruleset, characters: dict) -> tuple[dict, dict]:
+    """(members, referees). Members join `characters` (as checked-in characters to be)."""
+    members, referees = {}, {}
+    if ("members" in data or "referees" in data) and not ruleset.has("club_sanctions"):
+        raise ValueError(f"members: the ruleset {ruleset.key} has no club register")
+    for key, spec in checked_mapping(data.get("members"), "members").items():
+        where = f"members.{key}"
+        _key(key, where, characters)
+        spec = checked_mapping(spec, where, MEMBER_KEYS)
+        licence = spec.get("licence", f"R-{key}")
+        if not isinstance(licence, str) or not licence.strip():
+            raise ValueError(f"{where}.licence: the licence number, as a text")
+        members[key] = {"name": str(spec.get("name") or key), "licence": licence,
+                        "team": spec.get("team")}
+        characters[key] = {"name": members[key]["name"], "team": spec.get("team"), "sheet": {},
+                           "kits": {}, "member": True}
+    for key, spec in checked_mapping(data.get("referees"), "referees").items():
+        _key(key, f"referees.{key}", characters)
+        if key in members:
+            raise ValueError(f"referees.{key}: already a member's key")
+        referees[key] = {"name": str(checked_mapping(spec, f"referees.{key}", {"name"})
+                                     .get("name") or key)}
+    return members, referees
+
+
+def _key(key, where: str, characters: dict) -> None:
+    if not isinstance(key, str) or key in RESERVED or key in characters:
+        raise ValueError(f"{where}: '{key}' cannot be a key (reserved, or already a character's)")
+
+
+def read_club_step(reader, kind: str, raw: dict) -> tuple[str, dict]:
+    by = raw.get("by", NARRATOR)
+    if by != NARRATOR and by not in reader.referees:
+        raise ValueError(f"{kind} is done by an organiser (by: narrator) or a referee of "
+                         f"`referees:`, not by {by!r}")
+    if "on" in raw:
+        raise ValueError(f"{kind} takes no 'on': name the member inside it")
+    value = raw[kind]
+    if kind == "check_in":
+        return by, {"member": _member(reader, value, "check_in")}
+    spec = {"member": value} if isinstance(value, str) else \
+        dict(checked_mapping(value, kind, SANCTION_KEYS if kind == "sanction" else {"member", "reason"}))
+    member = _member(reader, spec.get("member"), f"{kind}.member")
+    reason = spec.get("reason", "rehearsal")
+    if not isinstance(reason, str) or not reason.strip():
+        raise ValueError(f"{kind}.reason: a text")
+    if kind == "revoke":
+        return by, {"member": member, "reason": reason}
+    if spec.get("kind") not in KINDS:
+        raise ValueError(f"sanction.kind: one of {', '.join(KINDS)}")
+    if not isinstance(spec.get("cheating", False), bool):
+        raise ValueError("sanction.cheating: true or false")
+    ends = spec.get("ends_after")
+    return by, {"member": member, "kind": spec["kind"], "reason": reason,
+                "cheating": spec.get("cheating", False),
+                "ends_after_s": parse_time(ends, "sanction.ends_after") if ends else None}
+
+
+def _member(reader, key, where: str) -> str:
+    if key not in reader.members:
+        raise ValueError(f"{where}: unknown member {key!r} "
+                         f"(members: {', '.join(reader.members) or 'none'})")
+    return key
+
+
+def read_member_checks(reader, raw) -> None:
+    """`members: {ben: {sanctions: [warning, removed_from_game], checked_in: true}}`."""
+    for key, checks in checked_mapping(raw, "expect.members").items():
+        where = f"expect.members.{key}"
+        _member(reader, key, where)
+        checks = checked_mapping(checks, where, MEMBER_CHECKS)
+        kinds = checks.get("sanctions", [])
+        if not isinstance(kinds, list) or any(k not in KINDS for k in kinds):
+            raise ValueError(f"{where}.sanctions: a list among {', '.join(KINDS)}")
+        for flag in ("checked_in", "barred"):
+            if flag in checks and not isinstance(checks[flag], bool):
+                raise ValueError(f"{where}.{flag}: true or false")
