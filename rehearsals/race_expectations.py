@@ -11,14 +11,14 @@ from race.selectors.boards import entries_with_courses, leaderboard, safety_boar
 from race.labels import say
 from race.models import Entry
 from race.options import race_options
-from race.scoring import AFTER_FINISH, AFTER_LIMIT, BEFORE_START, DUPLICATE
+from race.scoring import REASONS
 from rulesets.messages import pick
 
 from rehearsals.race_header import balise_code, is_number, is_whole
 from rehearsals.script import SAFETY, checked_mapping, parse_time
 
 STATUSES = ("registered", "racing", "overtime", "finished", "dnf", "disqualified")
-IGNORED = (BEFORE_START, AFTER_LIMIT, AFTER_FINISH, DUPLICATE)
+IGNORED = REASONS  # every reason a punch may not count (race/scoring.py)
 RACE_FIELDS = {"status", "lives", "punches", "found", "late_minutes", "score", "rank",
                "elapsed", "time_left", "carrier", "infractions", "penalty_points", "deposit",
                "review"}

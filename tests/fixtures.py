@@ -85,6 +85,27 @@ def comparable(snapshot: dict) -> dict:
 
 
 
+# --- a phone's websocket -----------------------------------------------------
+async def connect(api, query: str, origin: bytes = b"http://testserver"):
+    """A phone's websocket, with the session of `api` (None: anonymous)."""
+    from channels.testing import WebsocketCommunicator
+
+    from config.asgi import application
+    headers = [(b"origin", origin), (b"host", b"testserver")]
+    if api is not None and "sessionid" in api.cookies:
+        headers.append((b"cookie", f"sessionid={api.cookies['sessionid'].value}".encode()))
+    phone = WebsocketCommunicator(application, f"/ws/live/?{query}", headers=headers)
+    connected, code = await phone.connect(timeout=5)
+    return phone, connected, code
+
+
+async def next_snapshot(phone) -> dict:
+    message = await phone.receive_json_from(timeout=5)
+    assert message["type"] == "snapshot", message
+    assert isinstance(message["server_time"], float)
+    return message["snapshot"]
+
+
 # --- Septenario characters and gear -------------------------------------------
 SHEET = {"trauma": 3, "coraje": 2}
 

@@ -7,29 +7,14 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 from channels.testing import WebsocketCommunicator
-from fixtures import act, apply_push, client_for, comparable, snapshot, start_treatment
+from fixtures import (act, apply_push, client_for, comparable, connect, next_snapshot, snapshot,
+                      start_treatment)
 
 from config.asgi import application
 from health.services import characters_sweep
 from players.services import event_create
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
-
-
-async def connect(api, query: str, origin: bytes = b"http://testserver"):
-    headers = [(b"origin", origin), (b"host", b"testserver")]
-    if api is not None and "sessionid" in api.cookies:
-        headers.append((b"cookie", f"sessionid={api.cookies['sessionid'].value}".encode()))
-    phone = WebsocketCommunicator(application, f"/ws/live/?{query}", headers=headers)
-    connected, code = await phone.connect(timeout=5)
-    return phone, connected, code
-
-
-async def next_snapshot(phone) -> dict:
-    message = await phone.receive_json_from(timeout=5)
-    assert message["type"] == "snapshot", message
-    assert isinstance(message["server_time"], float)
-    return message["snapshot"]
 
 
 async def test_player_follows_wound_first_aid_and_coma_live(clock, event, player, medic,

@@ -8,7 +8,7 @@ from asgiref.sync import sync_to_async
 
 from race.tasks import sweep_overdue_alerts
 from racekit import balise, grab, punch, start, survivor_api
-from test_websocket import connect
+from fixtures import connect
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 

@@ -654,7 +654,8 @@ def test_an_overdue_alert_rings_at_its_own_instant(tmp_path, monkeypatch):
      "step 2: expect.lucie.race.punches[2]: balise 35 is not on the entry's course"),
     ('  - {at: "1:00", expect: {lucie: {race: {punches: [{code: 31, reason: late}]}}}}\n',
      "step 2: expect.lucie.race.punches[1].reason: one of before_start, after_limit, "
-     "after_finish, duplicate, null"),
+     "after_finish, duplicate, after_disqualification, after_abandon, not_on_course, "
+     "out_of_sequence, null"),
     ('  - {at: "1:00", expect: {lucie: {race: {elapsed: 60}}}}\n',
      "step 2: expect.lucie.race.elapsed 60 is not a time"),
     ('  - {at: "1:00", expect: {safety: {overdue: [zoe]}}}\n',

@@ -301,7 +301,7 @@ def test_a_near_day_gets_a_task_at_its_instant_and_a_far_one_later(clock, game, 
 async def test_the_narrators_see_the_day_end_and_its_untreated_list_live(clock, game,
                                                                        narrator_api):
     from asgiref.sync import sync_to_async
-    from test_websocket import connect
+    from fixtures import connect
 
     hurt = await sync_to_async(make)(game, "Pablo")
     await sync_to_async(act)(narrator_api, hurt, "hit", location="left_arm")

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from fixtures import act, client_for, snapshot
 from players.models import JournalEntry
 from players.services import event_create
-from test_websocket import connect
+from fixtures import connect
 
 pytestmark = pytest.mark.django_db
 
