@@ -20,7 +20,7 @@ from common.i18n import Labels
 from live.publish import publish_characters_on_commit
 from players.models import Character, Event
 from players.services import character_kit_spend, journal_write
-from rulesets import Outcome, RuleRefused
+from rulesets import DECLARED, ENDING, Outcome, RuleRefused
 
 from . import observers
 from .models import HealthState, Treatment
@@ -85,14 +85,15 @@ def _lock(character_id: int, *, skip_locked: bool = False) -> HealthState | None
     return rows.first()
 
 
-def _advance_locked(health: HealthState, event: Event, now, *, strict: bool = False) -> bool:
-    """Apply every timer due by now; journal it as the system's doing. Before an action,
-    `strict` leaves the timers due at this very instant: at the same instant, a treatment
-    or a hit comes before a timer's expiry (a first aid completed at the deadline is in
-    time)."""
+def _advance_locked(health: HealthState, event: Event, now, *,
+                    seen_by: str = DECLARED) -> bool:
+    """Apply every timer that has expired by now for what comes next (`seen_by`,
+    rulesets/instants.py: before an ending, such as a first aid completed at the deadline,
+    the timers due at this very instant are left pending); journal it as the system's
+    doing."""
     rules = event.rules()
     outcome = rules.advance(health.as_core(), health.character.sheet, event.game_time(now),
-                            strict=strict)
+                            seen_by=seen_by)
     if not outcome.changed:
         return False
     expired = [e for e in outcome.events if e["kind"] == "timer_expired"]
@@ -143,10 +144,11 @@ def _due_rows(event: Event):
     return HealthState.objects.select_related("character").filter(event=event)
 
 
-def _advance_published(health: HealthState, event: Event, now, *, strict: bool = False) -> bool:
+def _advance_published(health: HealthState, event: Event, now, *,
+                       seen_by: str = DECLARED) -> bool:
     """Apply what is due on a locked row; if it changed, publish it and queue its next
     deadline."""
-    if not _advance_locked(health, event, now, strict=strict):
+    if not _advance_locked(health, event, now, seen_by=seen_by):
         return False
     _after_commit(health, event)
     return True
@@ -177,7 +179,9 @@ def character_act(*, character: Character, action: str, params: dict | None, by,
     _check_running(event, as_narrator)
     now = timezone.now()
     health = _lock(character.pk)
-    _advance_locked(health, event, now, strict=True)
+    # A declaration sees what the phone shows at this instant: the timers due now expired
+    # (rulesets/instants.py; "après le compte de ces 10 secondes").
+    _advance_locked(health, event, now)
     outcome = rules.apply(health.as_core(), health.character.sheet, action, event.game_time(now),
                           params=params)
     _record(health=health, event=event, outcome=outcome, kind="action", what=action, by=by,
@@ -197,20 +201,24 @@ def characters_lock(character_ids) -> dict[int, HealthState]:
 
 
 def character_current(health: HealthState, event: Event, now, *,
-                      strict: bool = True) -> HealthState:
-    """Apply what is due on a locked row (before an interaction reads its state). Not
-    `strict`: also what falls due at this very instant (a count of 10 just finished)."""
-    _advance_published(health, event, now, strict=strict)
+                      seen_by: str = DECLARED) -> HealthState:
+    """Apply what has expired on a locked row for what comes next (rulesets/instants.py):
+    a start or a read sees a count of 10 that ends at this very instant done; an ending
+    (`seen_by=ENDING`) comes before it."""
+    _advance_published(health, event, now, seen_by=seen_by)
     return health
 
 
 def character_apply_rules(*, health: HealthState, event: Event, action: str, by, now,
-                          params: dict | None = None, detail: dict | None = None) -> list[dict]:
+                          params: dict | None = None, detail: dict | None = None,
+                          seen_by: str = DECLARED) -> list[dict]:
     """An outcome the rules impose on a locked character (a duel's loser, a beating that
-    ends): journalled and published like any declared action."""
-    character_current(health, event, now)
+    ends): journalled and published like any declared action. What was running and ends
+    now (a duel, a beating, a heal) says `seen_by=ENDING`: it comes before a timer due at
+    the same instant."""
+    character_current(health, event, now, seen_by=seen_by)
     outcome = event.rules().apply(health.as_core(), health.character.sheet, action,
-                                  event.game_time(now), params=params)
+                                  event.game_time(now), params=params, seen_by=seen_by)
     _record(health=health, event=event, outcome=outcome, kind="action", what=action, by=by,
             now=now, detail={"params": params or {}, **(detail or {})})
     _after_commit(health, event)
@@ -229,7 +237,7 @@ def treatment_start(*, medic: Character, patient: Character, action: str, params
     game_s = event.game_time(now)
     _require_actor_able(rules, action, medic, game_s)
     health = _lock(patient.pk)
-    # Not strict: only completions and hits come before a timer due at the same instant.
+    # A start is a declaration: it sees the timers due at this instant expired.
     _advance_published(health, event, now)
     with _patient_state_kept_private(rules, action):
         level = rules.check(health.as_core(), action, sheet=patient.sheet,
@@ -308,10 +316,12 @@ def treatment_complete(*, treatment: Treatment, by) -> Treatment:
     medic = Character.objects.select_for_update().get(pk=treatment.medic_id)
     kit = _require_kit(rules, treatment.action, medic)
     health = _lock(treatment.patient_id)
-    _advance_locked(health, event, now, strict=True)
+    # Running before the instant and ending at it: in time for a deadline due now (A8).
+    _advance_locked(health, event, now, seen_by=ENDING)
     with _patient_state_kept_private(rules, treatment.action):
         outcome = rules.apply(health.as_core(), health.character.sheet, treatment.action,
-                              game_s, params=treatment.params, actor_sheet=medic.sheet)
+                              game_s, params=treatment.params, actor_sheet=medic.sheet,
+                              seen_by=ENDING)
     if kit:
         character_kit_spend(character=medic, kit=kit)
     revealed = {}

@@ -45,9 +45,9 @@ from schedule.services.clock import clock_pause, clock_resume
 
 # database, then finds nothing due in real games and never locks their rows.
 START = datetime(2000, 1, 1, 9, 0, tzinfo=dt_timezone.utc)
-# The sweeper runs just before each step. At one same instant the spec (§0) applies
-# completions and hits before timer expiries, so a sweep at the step's own instant
-# would wrongly win the tie (a first aid completed exactly at the deadline is in time).
+# The sweeper runs just before each step. At one same instant a completion comes before
+# a timer's expiry (rulesets/instants.py), so a sweep at the step's own instant would
+# wrongly win the tie (a first aid completed exactly at the deadline is in time).
 SWEEP_LEAD = timedelta(milliseconds=1)
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .elements import ELEMENTS, Work, run_elements
+from .instants import DECLARED, expired
 from .messages import RuleRefused
 
 __all__ = ["CharacterState", "Outcome", "Rules", "RuleRefused", "UnknownOption"]
@@ -137,17 +138,18 @@ class Rules:
 
     # -- the two operations ------------------------------------------------------
     def advance(self, state: CharacterState, sheet: dict, until: float, *,
-                strict: bool = False) -> Outcome:
-        """Apply, in order, every timer whose deadline is <= until (< until if strict),
-        each at its own deadline, so that a chain (Wounded -> Coma -> Dead) lands where
-        it should."""
+                seen_by: str = DECLARED) -> Outcome:
+        """Apply, in order, every timer that has expired by `until` for what happens then
+        (`seen_by`, rulesets/instants.py: a declaration or a read sees the timers due at
+        that very instant expired, an ending does not), each at its own deadline, so that
+        a chain (Wounded -> Coma -> Dead) lands where it should."""
         personal = self.for_sheet(sheet)
         if personal is not self:
-            return personal.advance(state, sheet, until, strict=strict)
+            return personal.advance(state, sheet, until, seen_by=seen_by)
         events: list[dict] = []
         for _ in range(1000):  # a ruleset whose timers re-arm at zero delay must not hang
             due = [(at, key) for key, at in state.timers.items()
-                   if at < until or (at == until and not strict)]
+                   if expired(at, until, seen_by=seen_by)]
             if not due:
                 return Outcome(state, events)
             at, key = min(due)
@@ -203,15 +205,17 @@ class Rules:
         return float(work.resolve(action.get("duration_s", 0)))
 
     def apply(self, state: CharacterState, sheet: dict, action_key: str, at: float, *,
-              params: dict | None = None, actor_sheet: dict | None = None) -> Outcome:
-        """Declare an action at game time `at`. Timers due before `at` apply first;
-        timers due exactly at `at` apply after the action (spec §0 same-instant order:
-        a treatment completing at its deadline is in time, A8)."""
+              params: dict | None = None, actor_sheet: dict | None = None,
+              seen_by: str = DECLARED) -> Outcome:
+        """An action at game time `at`. The timers that have expired for it apply first
+        (rulesets/instants.py): a declaration sees those due at `at` expired; an ending
+        (`seen_by=ENDING`: a first aid completing at the deadline, A8) comes before them,
+        and they apply after it."""
         personal = self.for_sheet(sheet)
         if personal is not self:
             return personal.apply(state, sheet, action_key, at, params=params,
-                                  actor_sheet=actor_sheet)
-        before = self.advance(state, sheet, at, strict=True)
+                                  actor_sheet=actor_sheet, seen_by=seen_by)
+        before = self.advance(state, sheet, at, seen_by=seen_by)
         state = before.state
         level = self.check(state, action_key, sheet=sheet, actor_sheet=actor_sheet, params=params)
         params = self.with_defaults(action_key, params)

@@ -8,7 +8,7 @@ from django.db import transaction
 from health.services import character_apply_rules
 from players.models import Character
 from players.services import journal_write_many
-from rulesets import RuleRefused
+from rulesets import ENDING, RuleRefused
 
 from ..models import Acharnement
 from .common import (interaction, label, locked, now_and_game, require_fighter, running_event,
@@ -89,10 +89,11 @@ def acharnement_complete(*, acharnement_id: int) -> bool:
 def _complete(beating: Acharnement, now, game_s: float) -> None:
     event = beating.event
     spec = interaction(event, "acharnement")
-    rows = locked(event, [beating.victim], now)
+    # The five minutes ran before this instant: their end comes before a timer due now.
+    rows = locked(event, [beating.victim], now, seen_by=ENDING)
     character_apply_rules(health=rows[beating.victim_id], event=event, by=None, now=now,
                           action=spec["kinds"][beating.kind]["completes"],
-                          detail={"acharnement": beating.pk})
+                          detail={"acharnement": beating.pk}, seen_by=ENDING)
     beating.status, beating.closed_game_s = Acharnement.COMPLETED, game_s
     beating.save()
     _journal(beating, "completed", None, now)

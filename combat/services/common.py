@@ -10,7 +10,7 @@ from health.models import HealthState
 from health.services import character_current, characters_lock
 from players.models import Character, Event
 from players.selectors import character_by_code
-from rulesets import RuleRefused
+from rulesets import DECLARED, RuleRefused
 
 
 def interaction(event: Event, name: str, *, sheet: dict | None = None) -> dict:
@@ -41,11 +41,12 @@ def someone(event: Event, code: str, *, not_: Character, what: dict) -> Characte
     return other
 
 
-def locked(event: Event, characters, now) -> dict[int, HealthState]:
-    """Lock everyone's health (id order) with what was due applied."""
+def locked(event: Event, characters, now, *, seen_by: str = DECLARED) -> dict[int, HealthState]:
+    """Lock everyone's health (id order) with what has expired for what comes next applied
+    (`seen_by`, rulesets/instants.py: a fight's result comes before a timer due now)."""
     rows = characters_lock(c.pk for c in characters)
     for health in rows.values():
-        character_current(health, event, now)
+        character_current(health, event, now, seen_by=seen_by)
     return rows
 
 

@@ -17,7 +17,7 @@ from health.models import HealthState
 from health.services import character_apply_rules, character_current, snapshots_changed
 from players.models import Character, Event
 from players.services import journal_write_many
-from rulesets import RuleRefused
+from rulesets import ENDING, RuleRefused
 
 from ..models import Heal
 from ..selectors import heal_kind_label
@@ -45,9 +45,9 @@ def heal_start(*, medic: Character, patient_code: str, kind: str, by) -> Heal:
     rows = locked(event, [medic, patient], now)
     _require_medic_able(event, spec, rows[medic.pk], now, what)
     extraction = _running_for(event, medic, patient, kind)
-    # Not strict: a count of 10 that ends at this very instant is done (the phone already
-    # shows it), as a treatment finds a timer due at the same instant (health.services).
-    health = character_current(rows[patient.pk], event, now, strict=False)
+    # A start sees a count of 10 that ends at this very instant done, as the phone shows
+    # it (rulesets/instants.py).
+    health = character_current(rows[patient.pk], event, now)
     _require_patient(event, spec, kind, health, what)
     if extraction is not None:   # P06: no extraction_stops, the heal takes them from there
         _close(extraction, Heal.STOPPED, "to_heal", by, now, game_s, publish_medic=False)
@@ -243,7 +243,8 @@ def _complete(heal: Heal, now, *, publish_medic: bool = True) -> None:
     shouts "retour en jeu" before anything counts (P11, P12)."""
     event = heal.event
     spec = interaction(event, "heal")
-    health = locked(event, [heal.patient], now)[heal.patient_id]
+    # The count ran before this instant: it ends before a timer due now.
+    health = locked(event, [heal.patient], now, seen_by=ENDING)[heal.patient_id]
     if health.status != heal.patient_status:   # left meanwhile; the hook normally closed it
         _close(heal, Heal.ABORTED, "patient_out", None, now, event.game_time(now),
                publish_medic=publish_medic)
@@ -251,7 +252,7 @@ def _complete(heal: Heal, now, *, publish_medic: bool = True) -> None:
     # Closed at the count's end, however late a sweep finds it.
     _close(heal, Heal.COMPLETED, "", None, now, heal.ends_game_s, publish_medic=publish_medic)
     character_apply_rules(health=health, event=event, by=None, now=now, action=spec["completes"],
-                          detail={"heal": heal.pk, "medic": heal.medic.name})
+                          detail={"heal": heal.pk, "medic": heal.medic.name}, seen_by=ENDING)
 
 
 def _close(heal: Heal, status: str, reason: str, by, now, game_s: float, *,

@@ -10,7 +10,7 @@ from django.db import transaction
 from health.services import character_apply_rules, snapshots_changed
 from players.models import Character, Event
 from players.services import journal_write_many
-from rulesets import RuleRefused
+from rulesets import ENDING, RuleRefused
 
 from ..models import Union, UnionMember
 from .common import (interaction, label, locked, now_and_game, require_able, require_fighter,
@@ -93,13 +93,16 @@ def union_resolve(*, union_id: int) -> bool:
         return False
     spec = interaction(event, "union")
     attackers, defenders = _sides(union)
-    rows = locked(event, attackers + defenders, now)
+    # The three seconds ran before this instant: their end comes before a timer due now.
+    rows = locked(event, attackers + defenders, now, seen_by=ENDING)
     for character in defenders:
         character_apply_rules(health=rows[character.pk], event=event, by=None, now=now,
-                              action=spec["minority"], detail={"union": union.pk})
+                              action=spec["minority"], detail={"union": union.pk},
+                              seen_by=ENDING)
     for character in attackers:
         character_apply_rules(health=rows[character.pk], event=event, by=None, now=now,
-                              action=spec["took_part"], detail={"union": union.pk})
+                              action=spec["took_part"], detail={"union": union.pk},
+                              seen_by=ENDING)
     union.status = Union.RESOLVED
     union.save()
     _journal(union, "resolved", None, now, attackers, defenders)

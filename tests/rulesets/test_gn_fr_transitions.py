@@ -7,7 +7,7 @@ character: the health state, the exact deadlines, the combat points lost.
 import pytest
 
 from common.i18n import refusal_text
-from rulesets import CharacterState, RuleRefused, Rules, get_ruleset
+from rulesets import ENDING, CharacterState, RuleRefused, Rules, get_ruleset
 
 RS = get_ruleset("gn_fr")
 MIN = 60.0
@@ -716,14 +716,14 @@ def test_A9_replace_policy_lets_a_later_novice_shorten():
 
 def test_A8_first_aid_completing_at_the_wound_deadline_is_in_time(rules):
     s = wounded_at(rules, 100.0)                         # deadline 1000
-    s = rules.apply(s, SHEET, "first_aid", 1000.0, actor_sheet=NOVICE).state
+    s = rules.apply(s, SHEET, "first_aid", 1000.0, actor_sheet=NOVICE, seen_by=ENDING).state
     assert s.status == "wounded"
     assert s.timers["deadline"] == 1000.0 + HOUR
 
 
 def test_A8_first_aid_completing_at_the_coma_deadline_is_in_time(rules):
     s = coma_at(rules, 100.0)                            # deadline 1000
-    s = rules.apply(s, SHEET, "first_aid", 1000.0, actor_sheet=EXPERT).state
+    s = rules.apply(s, SHEET, "first_aid", 1000.0, actor_sheet=EXPERT, seen_by=ENDING).state
     assert s.status == "coma"
     assert s.timers["deadline"] == 1000.0 + 4 * HOUR
 
@@ -742,17 +742,35 @@ def test_A8_first_aid_one_instant_late_finds_a_coma(rules):
     assert s.timers["deadline"] == 1000.5 + HOUR
 
 
-def test_same_instant_hit_lands_before_the_recovery_expires(rules):
-    """§0: at one instant, hits come before timer expiries; a stun at the very second
-    a Tired character would recover re-enters Tired (G09) rather than costing a point
-    to a Healthy one (least favourable, [L3])."""
+def test_same_instant_a_declared_hit_sees_the_recovery_done(rules):
+    """rulesets/instants.py: a hit is declared at its instant and sees the state the
+    phone shows then, the timers due at that instant expired: a stun at the very second
+    a Tired character recovers costs a Healthy one a point (G04)."""
     s = wounded_at(rules, 100.0)
     s = rules.apply(s, SHEET, "surgery", 800.0, actor_sheet=EXPERT).state  # recover 2600
+    assert rules.advance(s, SHEET, 2600.0).state.status == "healthy"      # what the phone shows
     s = hit(rules, s, "hit_stunning", 2600.0)
-    assert s.status == "tired"
-    assert s.timers["recover"] == 3200.0
-    assert s.timers["inert"] == 2660.0
+    assert s.status == "healthy"
     assert s.values["combat_loss"] == 1
+    assert s.timers["combat_recovery"] == 3200.0
+
+
+def test_same_instant_a_hit_on_a_coma_at_its_deadline_finds_the_dead(rules):
+    """The same rule the other way: the coma's fifteen minutes are over at 15:00, so a
+    wound declared then is refused as on any dead character."""
+    s = coma_at(rules, 100.0)                            # deadline 1000
+    with pytest.raises(RuleRefused) as refused:
+        hit(rules, s, "hit_wounding", 1000.0)
+    assert refused.value.code == "not_in_state"
+
+
+def test_same_instant_a_completion_still_comes_before_the_expiry(rules):
+    """A first aid that ran before the deadline and ends at it is in time (A8), while a
+    first aid declared anew at that instant would find the coma."""
+    s = wounded_at(rules, 100.0)                         # deadline 1000
+    ended = rules.apply(s, SHEET, "first_aid", 1000.0, actor_sheet=NOVICE, seen_by=ENDING)
+    declared = rules.apply(s, SHEET, "first_aid", 1000.0, actor_sheet=NOVICE)
+    assert (ended.state.status, declared.state.status) == ("wounded", "coma")
 
 
 def test_apply_leaves_no_timer_due_at_its_own_instant(rules):

@@ -10,7 +10,7 @@ test_septenario_resources.py.
 """
 import pytest
 
-from rulesets import RuleRefused
+from rulesets import ENDING, RuleRefused
 from septenario_world import (  # noqa: F401 (rules is a fixture)
     # noqa: F401 (rules is a fixture)
     DOCTOR, FIRST_AIDER, HOUR, LAST_TRAUMA, MIN, RS, SHEET, act, coraje, dying_at, grave_at,
@@ -148,7 +148,9 @@ def test_H04_TS6_first_aid_takes_half_a_minute_and_leaves_grave(rules):
 
 def test_H04_first_aid_completed_at_the_death_instant_is_in_time(rules):
     s = incapacitated_at(rules, 100.0)
-    assert act(rules, s, "first_aid", 400.0, actor=FIRST_AIDER).status == "grave"
+    completed = rules.apply(s, SHEET, "first_aid", 400.0, actor_sheet=FIRST_AIDER,
+                            seen_by=ENDING)            # ran before 400 and ends at it
+    assert completed.state.status == "grave"
     assert rules.apply(s, SHEET, "hit", 400.1, params={"location": "left_arm"}).state.status \
         == "dead"
 
