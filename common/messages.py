@@ -23,6 +23,10 @@ MESSAGES = {
     "hit_not_valid": gettext_noop(
         "A melee blow to the head or neck does not count; only a ranged hit there does "
         "(as torso)."),
+    "romper_breaker": gettext_noop(
+        "Romper: a wooden weapon breaks only under a weapon that is not one of these: {excluded}."),
+    "romper_too_late": gettext_noop(
+        "Romper: the breaker must shout \"Romper\" at least {lead} s before the blow."),
     # Fights between characters (combat/services).
     "not_in_this_game": gettext_noop("There is no {what} in this game's rules."),
     "not_yourself": gettext_noop("{what}: choose someone other than yourself."),

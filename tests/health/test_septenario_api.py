@@ -197,3 +197,15 @@ def test_a_narrator_killing_the_patient_closes_the_treatment_and_a_completed_one
     assert killed.status_code == 200, killed.content
     assert ines_api.get(f"/api/treatments/{running['id']}/").json()["status"] == "patient_died"
     assert ines_api.get(f"/api/treatments/{done['id']}/").json()["status"] == "completed"
+
+
+def test_romper_refuses_a_dagger_and_a_late_shout_and_flags_the_broken_weapon(person):
+    lucia, api = person("Lucía")
+    by_dagger = act(api, lucia, "weapon_broken", breaker="dagger")
+    assert by_dagger.status_code == 409
+    assert "de asta" in by_dagger.json()["detail"] and "Una daga" in by_dagger.json()["detail"]
+    late = act(api, lucia, "weapon_broken", breaker="standard", shouted_s_before=0)
+    assert late.status_code == 409 and "1 s" in late.json()["detail"]
+    assert snapshot(api, lucia)["values"]["weapon_broken"] is False
+    assert act(api, lucia, "weapon_broken", breaker="heavy", shouted_s_before=1).status_code == 200
+    assert snapshot(api, lucia)["values"]["weapon_broken"] is True
