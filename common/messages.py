@@ -23,6 +23,10 @@ MESSAGES = {
     "hit_not_valid": gettext_noop(
         "A melee blow to {where} does not count: nothing changes. Only a ranged hit "
         "counts there."),
+    "romper_breaker": gettext_noop(
+        "Romper: a wooden weapon breaks only under a weapon that is not one of these: {excluded}."),
+    "romper_too_late": gettext_noop(
+        "Romper: the breaker must shout \"Romper\" at least {lead} s before the blow."),
     # Fights between characters (combat/services).
     "not_in_this_game": gettext_noop("There is no {what} in this game's rules."),
     "not_yourself": gettext_noop("{what}: choose someone other than yourself."),

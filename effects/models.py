@@ -27,6 +27,9 @@ class Effect(models.Model):
                                                "this push is, if any: Claridad explains it.")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
     removed = models.BooleanField(default=False)
+    lasts_conflict = models.BooleanField(
+        default=False, help_text="Pushed with the standard duration of a ruleset whose effects "
+                                 "last one Conflict: its end follows the character's Conflict.")
 
     class Meta:
         ordering = ["id"]

@@ -35,10 +35,12 @@ class HealthState(models.Model):
 
 
 class Treatment(models.Model):
-    """A medic's timed action on a patient: started, then completed or aborted."""
+    """A medic's timed action on a patient: started, then completed or aborted, or closed
+    because the patient died while it ran."""
 
-    RUNNING, COMPLETED, ABORTED = "running", "completed", "aborted"
-    STATUSES = [(RUNNING, "running"), (COMPLETED, "completed"), (ABORTED, "aborted")]
+    RUNNING, COMPLETED, ABORTED, PATIENT_DIED = "running", "completed", "aborted", "patient_died"
+    STATUSES = [(RUNNING, "running"), (COMPLETED, "completed"), (ABORTED, "aborted"),
+                (PATIENT_DIED, "patient died")]
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="treatments")
     medic = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="treatments_given")

@@ -68,9 +68,32 @@ def _record(*, health: HealthState, event: Event, outcome: Outcome, kind: str, w
     journal_write(event=event, kind=kind, what=what, at=now, by=by, character=health.character,
                   before=before, after=outcome.state.to_json(),
                   detail={**(detail or {}), "events": outcome.events}, game_s=game_s)
+    if _died(event, before["status"], outcome.state.status):
+        _treatments_close_on_death(health=health, event=event, now=now, by=by)
     # Every state change passes here (actions, rules, sanctions, timers).
     observers.state_recorded.notify(health=health, event=event, before=before, action=what,
                                     now=now, by=by)
+
+
+def _died(event: Event, before: str, after: str) -> bool:
+    """Death is the ruleset's gravest state (Mort, Muerto): no treatment is given to it."""
+    states = event.rules().ruleset.states
+    gravest = max(spec["severity"] for spec in states.values())
+    return after != before and states[after]["severity"] == gravest
+
+
+def _treatments_close_on_death(*, health: HealthState, event: Event, now, by) -> None:
+    """The patient died while a medic was treating them (a timer, a Golpe Mortal, a
+    narrator): the treatment ends as such, so the medic's phone says so instead of
+    counting down to a confirmation that can only be refused."""
+    running = Treatment.objects.select_for_update().filter(patient_id=health.pk,
+                                                           status=Treatment.RUNNING)
+    for treatment in running:
+        treatment.status = Treatment.PATIENT_DIED
+        treatment.save(update_fields=["status"])
+        journal_write(event=event, kind="treatment", what=f"{treatment.action}:patient_died",
+                      at=now, by=by, character=health.character,
+                      detail={"treatment": treatment.pk})
 
 
 def _after_commit(health: HealthState, event: Event) -> None:
@@ -289,7 +312,8 @@ def _require_kit(rules, action: str, medic: Character) -> str | None:
 
 
 # A treatment's status inside a refusal (treatment_closed).
-STATUS_WORDS = Labels({"completed": gettext_noop("completed"), "aborted": gettext_noop("aborted")})
+STATUS_WORDS = Labels({"completed": gettext_noop("completed"), "aborted": gettext_noop("aborted"),
+                       "patient_died": gettext_noop("closed: the patient died")})
 
 
 def _open_treatment(treatment: Treatment) -> Treatment:

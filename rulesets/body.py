@@ -41,6 +41,23 @@ def conflict_touch(work: Work) -> None:
     set_values(work, conflict_until=work.at + float(work.rules.option("conflict_gap_s")))
 
 
+@element("romper", required={"breakers_exclude", "lead_s"})
+def romper(work: Work, breakers_exclude, lead_s) -> None:
+    """E6 "Romper" [L33]: a wooden-only weapon breaks when struck by a weapon that is not
+    of those kinds (S11: wooden, polearm, dagger / knife) whose bearer shouted "Romper"
+    one second before the blow. Said how many seconds before, a shout too late is refused;
+    not said, the player's declaration stands."""
+    excluded = work.resolve(breakers_exclude) or []
+    breaker = work.params.get("breaker") or "standard"
+    if breaker in excluded:
+        choices = work.rules.ruleset.actions["weapon_broken"]["params"]["breaker"]["choices"]
+        raise RuleRefused("romper_breaker", excluded=[choices.get(k, {"en": k}) for k in excluded])
+    shouted = work.params.get("shouted_s_before")
+    lead = float(work.resolve(lead_s))
+    if shouted is not None and shouted < lead:
+        raise RuleRefused("romper_too_late", lead=f"{lead:g}")
+
+
 @element("conflict_end")
 def conflict_end(work: Work) -> None:
     """A narrator closes the Conflict by hand: the next blow starts a new one."""

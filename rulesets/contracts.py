@@ -30,9 +30,11 @@ class Feature:
 FEATURES: dict[str, Feature] = {
     # A narrator states a health level (an effect's set_state, a referee's correction).
     "stated_state": Feature(used_by=("effects/services/effects.py",), actions=("set_state",)),
-    # An effect lasts one Conflict (septenario S1): two minutes after the last fight.
-    "conflicts": Feature(used_by=("effects/selectors/effects.py", "rulesets/body.py", "health/body.py"),
-                         section="effect_default", options=("conflict_gap_s",),
+    # An effect lasts one Conflict (septenario S1): two minutes after the last fight, its
+    # end following the Conflict (`effect_conflict_mode: sliding`) or fixed when pushed.
+    "conflicts": Feature(used_by=("effects/selectors/effects.py", "rulesets/body.py", "health/body.py",
+                                  "effects/services/conflicts.py"),
+                         section="effect_default", options=("conflict_gap_s", "effect_conflict_mode"),
                          values=("conflict_until",)),
     # Hits by body location, armour per Conflict, wooden weapons (septenario §4).
     "body_hits": Feature(used_by=("rulesets/body.py", "health/body.py"), section="body",

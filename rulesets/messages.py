@@ -39,7 +39,7 @@ REFUSAL_CODES = frozenset((
     "race_not_racing", "race_no_life_left", "race_loss_already_voided",
     "race_finger_taken", "race_not_ended", "race_already_returned", "race_deposit_kept",
     "race_disqualified", "race_not_team", "race_checkpoint_exists",
-    "race_course_exists", "race_already_ended",
+    "race_course_exists", "race_already_ended", "romper_breaker", "romper_too_late",
 ))
 
 

@@ -34,13 +34,19 @@ def catalogue_text(entry: dict, lang: str) -> str:
     return f"{pick(entry['labels'], lang)}: {pick(entry['explains'], lang)}"
 
 
+def lasts_one_conflict(event: Event, duration_s: float | None, until_removed: bool) -> bool:
+    """An effect pushed with the standard duration, in a ruleset where that is one Conflict."""
+    return not (duration_s or until_removed) and event.rules().ruleset.effect_default == "conflict"
+
+
 def effect_durations(*, event: Event, characters: list[Character] | None, game_s: float,
                      duration_s: float | None, until_removed: bool) -> dict:
     """How long the effect lasts for each one reached (None: until removed). The standard
     duration of a septenario effect is one Conflict (spec S1): two minutes, or until the
-    character's current Conflict ends if that is later."""
+    character's current Conflict ends if that is later. With `effect_conflict_mode:
+    sliding` that end then follows the Conflict (effects/services/conflicts.py)."""
     reached = characters or [None]
-    if duration_s or until_removed or event.rules().ruleset.effect_default != "conflict":
+    if not lasts_one_conflict(event, duration_s, until_removed):
         return {c: duration_s or None for c in reached}
     def gap(sheet=None) -> float:  # a Rasgo may change it for its bearer, as for blows
         return float(event.rules().for_sheet(sheet).option("conflict_gap_s"))

@@ -16,7 +16,8 @@ from players.services import journal_write, journal_write_many
 from rulesets import RuleRefused
 
 from ..models import Effect
-from ..selectors.effects import catalogue_text, effect_durations, effect_view
+from ..selectors.effects import (catalogue_text, effect_durations, effect_view,
+                                 lasts_one_conflict)
 
 
 @transaction.atomic
@@ -45,10 +46,13 @@ def effect_push(*, event: Event, characters: list[Character] | None, text: str |
     push_id = uuid.uuid4()
     durations = effect_durations(event=event, characters=characters, game_s=game_s,
                                  duration_s=duration_s, until_removed=until_removed)
+    # One row for everyone has no one Conflict to follow: it keeps the end it was given.
+    follows = lasts_one_conflict(event, duration_s, until_removed) and characters is not None
     effects = Effect.objects.bulk_create(
         Effect(event=event, character=c, push_id=push_id, text=text, started_game_s=game_s,
                duration_s=durations[c], ends_game_s=game_s + durations[c] if durations[c] else None,
-               set_state=set_state or "", catalogue_key=catalogue or "", created_by=by)
+               set_state=set_state or "", catalogue_key=catalogue or "", created_by=by,
+               lasts_conflict=follows)
         for c in characters or [None])
     groups = _by_duration(durations)
     for duration, reached in groups.items():

@@ -17,6 +17,7 @@ from browser_helpers import screenshot
 from effects.services.items import item_create
 from effects.models import Item
 from health.models import HealthState
+from health.services import character_act
 from players.models import Event
 from schedule.models import GameDay
 from players.services import character_create, event_create, login_token_issue
@@ -155,6 +156,24 @@ def test_the_scan_a_character_screen_offers_the_golpe_mortal(server_url, phone):
     armed = golpe.get_by_label("Con un arma a mano")
     expect(armed).to_be_visible()
     expect(armed).to_be_checked()          # the declared default: with a weapon, 2 s
+    assert page.errors == []
+
+
+def test_the_medic_learns_that_the_patient_died_during_the_first_aid(server_url, phone):
+    _event, _lucia, denis, links = fortaleza(server_url)
+    character_act(character=denis, action="hit", params={"location": "torso"}, by=None,
+                  as_narrator=True)
+    page = open_player(phone("es"), links["lucia"])
+    page.get_by_role("link", name="Médico").click()
+    page.get_by_label("Código del paciente").fill(denis.code)
+    page.get_by_role("button", name="Buscar").click()
+    page.locator("form.treatment-option[data-action=first_aid]").get_by_role(
+        "button", name="Empezar").click()
+    expect(page.locator("#treatment-countdown")).to_be_visible()
+    character_act(character=denis, action="set_state", params={"state": "dead"}, by=None,
+                  as_narrator=True)
+    expect(page.get_by_role("status")).to_contain_text("el paciente ha muerto", timeout=10000)
+    expect(page.locator("#treatment-countdown")).to_have_count(0)
     assert page.errors == []
 
 

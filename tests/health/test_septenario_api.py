@@ -150,3 +150,62 @@ def test_a_marksman_hits_beyond_three_metres(person, fortaleza):
                           format="json").json()
     assert shot["hit"] is True
     assert snapshot(api, lucia)["state"]["key"] == "incapacitated"
+
+
+def test_a_first_aid_on_a_patient_killed_by_a_golpe_mortal_ends_as_the_patient_died(person, clock):
+    lucia, api = person("Lucía")
+    ines, ines_api = person("Inés", abilities=["primeros_auxilios"])
+    mateo, mateo_api = person("Mateo")
+    act(api, lucia, "hit", location="torso")
+    first_aid = start_treatment(ines_api, ines, lucia, "first_aid").json()
+    blow = start_treatment(mateo_api, mateo, lucia, "golpe_mortal").json()
+    clock.advance(2)
+    assert mateo_api.post(f"/api/treatments/{blow['id']}/complete/").status_code == 200
+    seen = ines_api.get(f"/api/treatments/{first_aid['id']}/").json()
+    assert seen["status"] == "patient_died"
+    clock.advance(28)
+    late = ines_api.post(f"/api/treatments/{first_aid['id']}/complete/")
+    assert late.status_code == 409 and "el paciente ha muerto" in late.json()["detail"]
+    assert JournalEntry.objects.filter(kind="treatment", what="first_aid:patient_died",
+                                       character=lucia).count() == 1
+
+
+def test_a_first_aid_still_running_when_the_agony_ends_ends_as_the_patient_died(person, clock):
+    from health.services import characters_sweep
+    lucia, api = person("Lucía")
+    ines, ines_api = person("Inés", abilities=["primeros_auxilios"])
+    act(api, lucia, "hit", location="torso")
+    clock.advance(290)
+    first_aid = start_treatment(ines_api, ines, lucia, "first_aid").json()
+    clock.advance(10)                  # the five minutes of agony are over (TS1)
+    assert characters_sweep() == 1
+    assert snapshot(api, lucia)["state"]["key"] == "dead"
+    assert ines_api.get(f"/api/treatments/{first_aid['id']}/").json()["status"] == "patient_died"
+
+
+def test_a_narrator_killing_the_patient_closes_the_treatment_and_a_completed_one_stays(
+        person, clock, narrator_api):
+    lucia, api = person("Lucía")
+    ines, ines_api = person("Inés", abilities=["primeros_auxilios"])
+    act(api, lucia, "hit", location="torso")
+    done = start_treatment(ines_api, ines, lucia, "first_aid").json()
+    clock.advance(30)
+    assert ines_api.post(f"/api/treatments/{done['id']}/complete/").status_code == 200
+    act(api, lucia, "hit", location="torso")           # Grave, then Incapacitado again
+    running = start_treatment(ines_api, ines, lucia, "first_aid").json()
+    killed = act(narrator_api, lucia, "set_state", state="dead")
+    assert killed.status_code == 200, killed.content
+    assert ines_api.get(f"/api/treatments/{running['id']}/").json()["status"] == "patient_died"
+    assert ines_api.get(f"/api/treatments/{done['id']}/").json()["status"] == "completed"
+
+
+def test_romper_refuses_a_dagger_and_a_late_shout_and_flags_the_broken_weapon(person):
+    lucia, api = person("Lucía")
+    by_dagger = act(api, lucia, "weapon_broken", breaker="dagger")
+    assert by_dagger.status_code == 409
+    assert "de asta" in by_dagger.json()["detail"] and "Una daga" in by_dagger.json()["detail"]
+    late = act(api, lucia, "weapon_broken", breaker="standard", shouted_s_before=0)
+    assert late.status_code == 409 and "1 s" in late.json()["detail"]
+    assert snapshot(api, lucia)["values"]["weapon_broken"] is False
+    assert act(api, lucia, "weapon_broken", breaker="heavy", shouted_s_before=1).status_code == 200
+    assert snapshot(api, lucia)["values"]["weapon_broken"] is True

@@ -331,4 +331,43 @@ def test_E6_a_broken_wooden_weapon_is_flagged_until_replaced(rules):
     assert not rules.available(s, "weapon_broken")
     s = rules.apply(s, SHEET, "weapon_replaced", 200.0).state
     assert s.values["weapon_broken"] is False
-    assert "wooden_breakers_exclude" not in RS.options    # S11: who breaks is the players' call
+
+
+def test_E6_S11_polearms_daggers_knives_and_wooden_weapons_do_not_break_a_wooden_one(rules):
+    # [L33] "se parten si un arma que no sea del mismo tipo, de Asta o daga / cuchillo las golpea"
+    assert RS.options["wooden_breakers_exclude"] == ["wooden", "polearm", "dagger", "knife"]
+    for breaker in ("wooden", "polearm", "dagger", "knife"):
+        with pytest.raises(RuleRefused) as refused:
+            rules.apply(rules.initial_state(), SHEET, "weapon_broken", 10.0,
+                        params={"breaker": breaker})
+        assert refused.value.code == "romper_breaker"
+    for breaker in ("standard", "heavy"):
+        s = rules.apply(rules.initial_state(), SHEET, "weapon_broken", 10.0,
+                        params={"breaker": breaker}).state
+        assert s.values["weapon_broken"] is True
+
+
+def test_S11_the_inclusive_reading_lets_polearms_and_daggers_break_it():
+    rules = make_rules(wooden_breakers_exclude=["wooden"])
+    for breaker in ("polearm", "dagger", "knife"):
+        s = rules.apply(rules.initial_state(), SHEET, "weapon_broken", 10.0,
+                        params={"breaker": breaker}).state
+        assert s.values["weapon_broken"] is True
+    with pytest.raises(RuleRefused):
+        rules.apply(rules.initial_state(), SHEET, "weapon_broken", 10.0,
+                    params={"breaker": "wooden"})
+
+
+def test_E6_romper_shouted_less_than_a_second_before_the_blow_breaks_nothing(rules):
+    # [L33] 'grita "Romper" UN SEGUNDO ANTES de golpear'
+    with pytest.raises(RuleRefused) as refused:
+        rules.apply(rules.initial_state(), SHEET, "weapon_broken", 10.0,
+                    params={"shouted_s_before": 0})
+    assert (refused.value.code, refused.value.params["lead"]) == ("romper_too_late", "1")
+    s = rules.apply(rules.initial_state(), SHEET, "weapon_broken", 10.0,
+                    params={"shouted_s_before": 1}).state
+    assert s.values["weapon_broken"] is True
+    stricter = make_rules(romper_lead_s=2)
+    with pytest.raises(RuleRefused):
+        stricter.apply(stricter.initial_state(), SHEET, "weapon_broken", 10.0,
+                       params={"shouted_s_before": 1})

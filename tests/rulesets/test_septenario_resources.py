@@ -319,3 +319,10 @@ def test_abilities_grant_the_skills(rules):
     assert rules.skill_level("first_aid", FIRST_AIDER) == "yes"
     assert rules.skill_level("adequate_treatment", DOCTOR) == "yes"
     assert rules.skill_level("first_aid", DOCTOR) is None
+
+
+def test_S1_an_effects_end_follows_its_conflict_by_default_or_stays_fixed():
+    assert RS.options["effect_conflict_mode"] == "sliding"     # spec S1, Norma general [L9]
+    assert RS.merged_options({"effect_conflict_mode": "fixed"})["effect_conflict_mode"] == "fixed"
+    with pytest.raises(RulesetError):
+        RS.merged_options({"effect_conflict_mode": "until_removed"})

@@ -10,6 +10,8 @@ import { said } from "./outcome.js";
 import { paramField, paramValues } from "./params.js";
 import { confirmButton, h, mount } from "./util.js";
 
+const RECHECK_MS = 5000;
+
 // A scanned QR holds a link with ?patient=CODE; a typed code is the code itself.
 export function codeFrom(text) {
   const value = String(text || "").trim();
@@ -63,15 +65,30 @@ export async function show(root, { id, params, context }) {
     render();
   }
 
+  function closed(data) {
+    result = data;
+    setTreatment(null);
+    options = [];
+  }
+
   async function finish(verb) {
     const answer = await send(treatment.label, "POST", `/api/treatments/${treatment.id}/${verb}/`);
     message = said(answer, { refused: null });
-    if (answer.ok) {
-      result = answer.data;
-      setTreatment(null);
-      options = [];
-    }
+    if (answer.ok) closed(answer.data);
     render();
+  }
+
+  // The patient may die while the medic works on them (their agony runs out, a Golpe
+  // Mortal, a narrator): the server closes the treatment, and this screen asks now and
+  // then so that the medic learns it before confirming.
+  let lastAsked = 0;
+  async function recheck() {
+    if (!treatment || Date.now() - lastAsked < RECHECK_MS) return;
+    lastAsked = Date.now();
+    const asked = treatment.id;
+    const answer = await get(`/api/treatments/${asked}/`).catch(() => null);
+    if (!answer || !answer.ok || !treatment || treatment.id !== asked) return;
+    if (answer.data.status !== "running") { closed(answer.data); render(); }
   }
 
   async function scan() {
@@ -141,7 +158,8 @@ export async function show(root, { id, params, context }) {
     if (!result) return null;
     const revealed = result.result && result.result.revealed && result.result.revealed.state;
     return h("section", { class: "card", role: "status" },
-      h("p", {}, `${result.label} — ${result.patient.name}: `, h("strong", {}, t(result.status))),
+      h("p", {}, `${result.label} — ${result.patient.name}: `,
+        h("strong", {}, result.status === "patient_died" ? t("the patient died") : t(result.status))),
       revealed ? h("p", { class: "state-label" }, t("Health level: %(state)s", { state: revealed.label })) : null);
   }
 
@@ -159,6 +177,7 @@ export async function show(root, { id, params, context }) {
   render();
   if (params.get("patient")) lookup(codeFrom(params.get("patient")));
   const stopTicking = startTicking(root, () => {
+    recheck();
     const button = root.querySelector("#confirm-treatment");
     const el = root.querySelector("#treatment-countdown");
     if (!button || !el) return;
