@@ -55,7 +55,8 @@ class ItemSteps:
         shot = firearm_shoot(shooter=self.character(step.by), code=self.item(spec["item"]).code,
                              victim_code=self.character(spec["target"]).code,
                              distance_m=spec["distance"], obstacle=spec["obstacle"],
-                             misfire=spec["misfire"], by=self.user(step.by))
+                             misfire=spec["misfire"], conditions=spec["conditions"],
+                             by=self.user(step.by))
         if shot["hit"]:
             return f"hit {spec['target']}"
         why = (shot["detail"] or {}).get("en", "missed")

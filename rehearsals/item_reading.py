@@ -13,7 +13,7 @@ from rehearsals.script import CLOCK, ITEMS, MEMBERS, NARRATOR, SAFETY, checked_m
 ITEM_KEYS = {"name", "kind", "holder", "loaded", "load"}
 ITEM_CHECKS = {"holder", "loaded", "bullets"}
 KINDS = (Item.FIREARM, Item.TAG)
-FIRE_KEYS = {"weapon", "target", "distance", "obstacle", "misfire"}
+FIRE_KEYS = {"weapon", "target", "distance", "obstacle", "misfire", "conditions"}
 
 
 def read_items(raw, ruleset, characters: dict) -> dict:
@@ -65,9 +65,15 @@ def read_item_step(reader, kind: str, raw: dict) -> tuple[str, dict]:
         for flag in ("obstacle", "misfire"):
             if not isinstance(spec.get(flag, False), bool):
                 raise ValueError(f"fire.{flag}: true or false")
+        # What the shooter declares (Septenario: moving, one_handed...): the service checks
+        # them against the ruleset's firearm conditions, as it does for the phone.
+        conditions = spec.get("conditions", [])
+        if not isinstance(conditions, list) or not all(isinstance(c, str) for c in conditions):
+            raise ValueError("fire.conditions: a list of the firearm's conditions")
         return by, {"item": _item(reader, spec.get("weapon"), "fire.weapon", firearm=True),
                     "target": target, "distance": float(distance),
-                    "obstacle": spec.get("obstacle", False), "misfire": spec.get("misfire", False)}
+                    "obstacle": spec.get("obstacle", False), "misfire": spec.get("misfire", False),
+                    "conditions": conditions}
     if kind == "give":
         spec = checked_mapping(value, "give", {"item", "to"})
         if spec.get("to") not in reader.characters or spec["to"] == by:
