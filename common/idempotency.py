@@ -1,12 +1,19 @@
 """Every write from a phone may carry an `Idempotency-Key` header: a retry after a lost
 answer (or a replay from the phone's offline outbox) gets the first answer back and
-applies nothing twice."""
+applies nothing twice.
+
+The key is claimed before the work runs (a pending record, committed on its own), so
+requests arriving together with one key do the work once: the first runs it, the others
+wait for its stored answer and replay it."""
 from __future__ import annotations
 
 import hashlib
 import json
+import time
+from datetime import timedelta
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from rest_framework.exceptions import APIException
 from rest_framework.response import Response
 
@@ -14,6 +21,19 @@ from rulesets import RuleRefused
 
 from common.errors import exception_handler, refusal_response
 from common.models import IdempotencyRecord
+
+PENDING = 0            # status_code of a claimed key whose answer is not stored yet
+WAIT_S = 5.0           # how long a latecomer waits for the first request's answer
+POLL_S = 0.05
+# A pending claim older than this is a first attempt that died (process killed): the key
+# is free again, or one crash would block the phone's outbox for ever.
+STALE_AFTER = timedelta(seconds=30)
+
+
+class KeyInProgress(RuleRefused):
+    def __init__(self):
+        super().__init__("idempotency_in_progress")
+        self.retry_after = 1
 
 
 def _digest(request) -> str:
@@ -29,6 +49,74 @@ def _replay(record: IdempotencyRecord, digest: str, request) -> Response:
     return response
 
 
+def _claim(user, key: str, digest: str) -> IdempotencyRecord | None:
+    """The pending record if this request won the key, None if another one holds it."""
+    try:
+        with transaction.atomic():
+            return IdempotencyRecord.objects.create(user=user, key=key, request_hash=digest,
+                                                    status_code=PENDING, body={})
+    except IntegrityError:
+        return None
+
+
+def _take_over_stale(record: IdempotencyRecord, digest: str) -> IdempotencyRecord | None:
+    """A crashed attempt's claim passes to this request; one taker only (conditional update)."""
+    now = timezone.now()
+    if record.created_at > now - STALE_AFTER:
+        return None
+    taken = IdempotencyRecord.objects.filter(
+        pk=record.pk, status_code=PENDING, created_at=record.created_at,
+    ).update(created_at=now, request_hash=digest)
+    if not taken:
+        return None
+    record.created_at, record.request_hash = now, digest
+    return record
+
+
+def _wait_for_answer(user, key: str, digest: str, request) -> Response | IdempotencyRecord:
+    """The stored answer once the first request gives it, or the claim if that request died.
+    Counted polls rather than a deadline: a test's frozen clock must not stop the wait."""
+    for _ in range(int(WAIT_S / POLL_S)):
+        record = IdempotencyRecord.objects.filter(user=user, key=key).first()
+        if record is None:  # the first attempt failed unexpectedly and released the key
+            claimed = _claim(user, key, digest)
+            if claimed is not None:
+                return claimed
+            continue
+        if record.status_code != PENDING:
+            return _replay(record, digest, request)
+        taken = _take_over_stale(record, digest)
+        if taken is not None:
+            return taken
+        if record.request_hash != digest:  # no need to wait to know it is another request
+            return refusal_response(RuleRefused("idempotency_conflict"), request)
+        time.sleep(POLL_S)
+    return refusal_response(KeyInProgress(), request)
+
+
+def _run_and_store(record: IdempotencyRecord, request, run) -> Response:
+    try:
+        with transaction.atomic():
+            response = run()
+            # The answer commits with the work: either both are there or neither.
+            _store(record, response)
+            return response
+    except (RuleRefused, APIException) as exc:
+        # The refusal changed nothing (the block rolled back) but stays the key's answer.
+        response = exception_handler(exc, {"request": request})
+        _store(record, response)
+        return response
+    except BaseException:
+        # Nothing was applied: free the key so that a retry does the work.
+        IdempotencyRecord.objects.filter(pk=record.pk, status_code=PENDING).delete()
+        raise
+
+
+def _store(record: IdempotencyRecord, response: Response) -> None:
+    IdempotencyRecord.objects.filter(pk=record.pk).update(
+        status_code=response.status_code, body=response.data)
+
+
 def idempotent(request, run) -> Response:
     key = request.headers.get("Idempotency-Key", "").strip()
     if not key:
@@ -38,26 +126,10 @@ def idempotent(request, run) -> Response:
         raise RuleRefused("bad_input",
                           detail="Idempotency-Key must be at most 100 printable characters")
     digest = _digest(request)
-    found = IdempotencyRecord.objects.filter(user=request.user, key=key).first()
-    if found:
-        return _replay(found, digest, request)
-    try:
-        with transaction.atomic():
-            response = run()
-            IdempotencyRecord.objects.create(user=request.user, key=key, request_hash=digest,
-                                             status_code=response.status_code, body=response.data)
-            return response
-    except IntegrityError:
-        # The same key arrived twice at once: the other request won; answer as it did.
-        winner = IdempotencyRecord.objects.filter(user=request.user, key=key).first()
-        if winner is None:
-            raise
-        return _replay(winner, digest, request)
-    except (RuleRefused, APIException) as exc:
-        # The refusal changed nothing (the block rolled back) but stays the key's answer.
-        response = exception_handler(exc, {"request": request})
-        IdempotencyRecord.objects.get_or_create(
-            user=request.user, key=key,
-            defaults={"request_hash": digest, "status_code": response.status_code,
-                      "body": response.data})
-        return response
+    record = _claim(request.user, key, digest)
+    if record is None:
+        outcome = _wait_for_answer(request.user, key, digest, request)
+        if isinstance(outcome, Response):
+            return outcome
+        record = outcome
+    return _run_and_store(record, request, run)
