@@ -77,6 +77,8 @@ MESSAGES = {
     "bad_input": gettext_noop("Invalid request: {detail}"),
     "idempotency_conflict": gettext_noop(
         "This idempotency key was already used for a different request."),
+    "effect_already_removed": gettext_noop(
+        "This effect was already removed: there is nothing left to remove."),
     "idempotency_in_progress": gettext_noop(
         "A request with this idempotency key is still being processed: retry in a moment."),
     "forbidden": gettext_noop("You may not see or act on this."),

@@ -22,7 +22,7 @@ REFUSAL_CODES = frozenset((
     "firearm_empty", "firearm_loaded_already", "firearm_out_of_range", "firearm_condition_miss", "not_ready",
     "game_paused", "game_not_paused", "game_already_paused", "not_declarable",
     "treatment_closed", "unknown_code", "bad_input", "idempotency_conflict",
-    "idempotency_in_progress",
+    "idempotency_in_progress", "effect_already_removed",
     "forbidden", "invalid_login", "bad_option", "too_many_logins", "body_too_large",
     "malformed_json", "nul_character", "json_too_deep", "unknown_item", "item_used",
     "item_not_usable", "item_self_only", "lock_already", "requests_waiting",

@@ -133,7 +133,11 @@ def _effect_published(event: Event, effect: Effect, character_ids: list[int] | N
 
 @transaction.atomic
 def effect_remove(*, effect: Effect, by) -> Effect:
-    """Removing an effect for everyone sends every phone a fresh snapshot: rare enough."""
+    """Removing an effect for everyone sends every phone a fresh snapshot: rare enough.
+    A second removal is refused: it would journal a removal that removed nothing."""
+    # The row lock: two narrators tapping "remove" at once remove it once.
+    if Effect.objects.select_for_update().get(pk=effect.pk).removed:
+        raise RuleRefused("effect_already_removed")
     effect.removed = True
     effect.save(update_fields=["removed"])
     journal_write(event=effect.event, kind="effect", what="removed", at=timezone.now(), by=by,

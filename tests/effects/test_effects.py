@@ -156,6 +156,26 @@ def test_narrator_removes_an_effect(clock, event, player, narrator_api, player_a
     assert removed.detail["text"] == "Effet : cécité"
 
 
+def test_removing_an_effect_twice_is_refused_and_changes_nothing(clock, event, player,
+                                                                 narrator_user, narrator_api,
+                                                                 player_api):
+    push(narrator_api, event, text="Effet : cécité", character_ids=[player.pk])
+    blind = snapshot(player_api, player)["effects"][0]
+    assert narrator_api.delete(f"/api/effects/{blind['id']}/").status_code == 200
+    version = snapshot(player_api, player)["version"]
+    journal = JournalEntry.objects.filter(event=event).count()
+
+    again = client_for(narrator_user, "fr").delete(f"/api/effects/{blind['id']}/")
+
+    assert again.status_code == 409, again.content
+    assert again.json() == {"error": "effect_already_removed", "detail":
+                            "Cet effet a déjà été retiré : il n'y a plus rien à retirer."}
+    assert JournalEntry.objects.filter(event=event).count() == journal
+    assert JournalEntry.objects.filter(event=event, what="removed").count() == 1
+    assert snapshot(player_api, player)["version"] == version
+    assert snapshot(player_api, player)["effects"] == []
+
+
 def test_removing_an_unknown_effect_is_404(clock, narrator_api):
     assert narrator_api.delete("/api/effects/999999/").status_code == 404
 
