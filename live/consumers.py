@@ -95,6 +95,10 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             elif _int(params, "event") is not None:
                 view = await _event_view(user, _int(params, "event"))
         if view is None:
+            # Accepted, then closed: a close before the handshake reaches the browser as an
+            # HTTP 403 (close event 1006), and the phone could not tell a refusal from a
+            # network fault. 4403 is the code docs/api.md promises.
+            await self.accept()
             await self.close(code=4403)
             return
         self.broadcast_event, self.groups_joined, first = view
