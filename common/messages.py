@@ -30,7 +30,8 @@ MESSAGES = {
     # Fights between characters (combat/services).
     "not_in_this_game": gettext_noop("There is no {what} in this game's rules."),
     "not_yourself": gettext_noop("{what}: choose someone other than yourself."),
-    "cannot_fight_now": gettext_noop("{what}: {name} cannot take part now ({state})."),
+    "cannot_fight_now": gettext_noop(
+        "{what} needs everyone in it able to fight: {name} cannot take part now."),
     "already_fighting": gettext_noop("{name} is already in a {what}; finish it first."),
     "duel_armed_defender": gettext_noop(
         "No bare-hand fight against someone holding a {weapon} weapon: the duel does not "
@@ -58,7 +59,8 @@ MESSAGES = {
     "union_weapon_drawn": gettext_noop(
         "Strength in numbers works only bare-handed, when nobody has drawn a weapon."),
     "no_union_against": gettext_noop("No claim of strength in numbers is pending against {name}."),
-    "not_searchable": gettext_noop("{name} is not inert: only an inert character can be searched."),
+    "not_searchable": gettext_noop(
+        "A search needs an inert character: {name} cannot be searched now."),
     "firearm_not_held": gettext_noop("You are not holding {item}."),
     "firearm_empty": gettext_noop(
         "{item} is not loaded (no caps on the trigger): the shot does nothing."),

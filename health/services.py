@@ -262,7 +262,7 @@ def treatment_start(*, medic: Character, patient: Character, action: str, params
     health = _lock(patient.pk)
     # A start is a declaration: it sees the timers due at this instant expired.
     _advance_published(health, event, now)
-    with _patient_state_kept_private(rules, action):
+    with state_kept_private(rules, action):
         level = rules.check(health.as_core(), action, sheet=patient.sheet,
                             actor_sheet=medic.sheet, params=params)
     _require_kit(rules, action, medic)
@@ -277,10 +277,10 @@ def treatment_start(*, medic: Character, patient: Character, action: str, params
 
 
 @contextmanager
-def _patient_state_kept_private(rules, action: str):
-    """A refusal that would name the patient's state (\"applies to Wounded; this character
-    is Healthy\") tells the one acting only that it does not apply: what someone else's
-    health is, only the rules reveal (an analysis)."""
+def state_kept_private(rules, action: str):
+    """A refusal that would name the patient's (or victim's) state (\"applies to Wounded;
+    this character is Healthy\") tells the one acting only that it does not apply: what
+    someone else's health is, only the rules reveal (an analysis)."""
     try:
         yield
     except RuleRefused as refused:
@@ -342,7 +342,7 @@ def treatment_complete(*, treatment: Treatment, by) -> Treatment:
     health = _lock(treatment.patient_id)
     # Running before the instant and ending at it: in time for a deadline due now (A8).
     _advance_locked(health, event, now, seen_by=ENDING)
-    with _patient_state_kept_private(rules, treatment.action):
+    with state_kept_private(rules, treatment.action):
         outcome = rules.apply(health.as_core(), health.character.sheet, treatment.action,
                               game_s, params=treatment.params, actor_sheet=medic.sheet,
                               seen_by=ENDING)

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from health.services import character_apply_rules
+from health.services import character_apply_rules, state_kept_private
 from players.models import Character
 from players.services import journal_write_many
 from rulesets import ENDING, RuleRefused
 
 from ..models import Acharnement
 from .common import (interaction, label, locked, now_and_game, require_fighter, running_event,
-                     someone, state_label)
+                     someone)
 from .schedule import fight_due_on_commit, timed_end
 
 
@@ -25,21 +25,22 @@ def acharnement_start(*, attacker: Character, victim_code: str, kind: str, by) -
     victim = someone(event, victim_code, not_=attacker, what=what)
     now, game_s = now_and_game(event)
     rows = locked(event, [attacker, victim], now)
-    require_fighter(event, rows[attacker.pk], now, what)
+    require_fighter(event, rows[attacker.pk], now, what, actor=attacker)
     wanted = spec["kinds"][kind]
     if rows[victim.pk].status not in wanted["victim_in"]:
         states = event.rules().ruleset.states
-        raise RuleRefused("not_in_state", action=wanted["labels"],
-                          allowed=[states[s]["labels"] for s in wanted["victim_in"]],
-                          state=state_label(event, rows[victim.pk], now))
+        # What the beating needs, never what the victim is (their health is secret).
+        raise RuleRefused("not_applicable", action=wanted["labels"],
+                          allowed=[states[s]["labels"] for s in wanted["victim_in"]])
     if Acharnement.objects.filter(victim=victim, status=Acharnement.RUNNING).exists():
         raise RuleRefused("already_fighting", name=victim.name, what=what)
     beating = Acharnement.objects.create(event=event, attacker=attacker, victim=victim, kind=kind,
                                          started_game_s=game_s,
                                          ends_game_s=game_s + float(spec["duration_s"]),
                                          created_by=by)
-    character_apply_rules(health=rows[victim.pk], event=event, action=spec["victim_starts"],
-                          by=by, now=now, detail={"acharnement": beating.pk})
+    with state_kept_private(event.rules(), spec["victim_starts"]):
+        character_apply_rules(health=rows[victim.pk], event=event, action=spec["victim_starts"],
+                              by=by, now=now, detail={"acharnement": beating.pk})
     character_apply_rules(health=rows[attacker.pk], event=event, action=spec["attacker"],
                           by=by, now=now, detail={"acharnement": beating.pk})
     _journal(beating, "started", by, now)

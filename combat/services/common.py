@@ -58,22 +58,30 @@ def state_label(event: Event, health: HealthState, now) -> dict:
     return rules.ruleset.states[health.status]["labels"]
 
 
-def require_able(event: Event, health: HealthState, in_states: list, now, what: dict) -> None:
+def require_able(event: Event, health: HealthState, in_states: list, now, what: dict, *,
+                 actor: Character) -> None:
     """In one of the states the fight allows, and not inert (A25: an inert character can
     only be beaten or searched)."""
     rules = event.rules()
     if health.status not in in_states or rules.is_inert(health.as_core(), event.game_time(now)):
-        raise RuleRefused("cannot_fight_now", what=what, name=health.character.name,
-                          state=state_label(event, health, now))
+        raise _unable(event, health, now, what, actor)
 
 
-def require_fighter(event: Event, health: HealthState, now, what: dict) -> None:
+def require_fighter(event: Event, health: HealthState, now, what: dict, *,
+                    actor: Character) -> None:
     """Whoever attacks must be able to fight: not inert, in a state that can."""
     rules = event.rules()
     can = rules.ruleset.states[health.status].get("can", [])
     if "fight" not in can or rules.is_inert(health.as_core(), event.game_time(now)):
-        raise RuleRefused("cannot_fight_now", what=what, name=health.character.name,
-                          state=state_label(event, health, now))
+        raise _unable(event, health, now, what, actor)
+
+
+def _unable(event: Event, health: HealthState, now, what: dict, actor: Character) -> RuleRefused:
+    """The actor may be told their own state; of anyone else, only that the fight needs
+    them able to take part: someone else's health is the rules' secret."""
+    if health.character_id == actor.pk:
+        return RuleRefused("actor_cannot", action=what, state=state_label(event, health, now))
+    return RuleRefused("cannot_fight_now", what=what, name=health.character.name)
 
 
 def now_and_game(event: Event):

@@ -36,7 +36,7 @@ def duel_propose(*, challenger: Character, opponent_code: str, by) -> Duel:
     now, game_s = now_and_game(event)
     rows = locked(event, [challenger, defender], now)
     for character in (challenger, defender):
-        require_able(event, rows[character.pk], spec["in_states"], now, what)
+        require_able(event, rows[character.pk], spec["in_states"], now, what, actor=challenger)
         if open_duels(event, game_s, [character.pk]).exists():
             raise RuleRefused("already_fighting", name=character.name, what=what)
     duel = Duel.objects.create(event=event, challenger=challenger, defender=defender,
@@ -71,7 +71,7 @@ def duel_answer(*, duel: Duel, defender: Character, accept: bool, weapon_in_hand
     rows = locked(event, [duel.challenger, duel.defender], now)
     for character in (duel.challenger, duel.defender):
         try:
-            require_able(event, rows[character.pk], spec["in_states"], now, what)
+            require_able(event, rows[character.pk], spec["in_states"], now, what, actor=defender)
         except RuleRefused:
             return _close(duel, Duel.REFUSED, "cannot_fight_now", by, now, game_s)
     return _resolve(duel, event, spec, rows, by, now, game_s)

@@ -8,7 +8,7 @@ from django.db import transaction
 from common.i18n import message_labels
 from effects.services.carrying import item_hold
 from effects.models import Item
-from health.services import character_apply_rules
+from health.services import character_apply_rules, state_kept_private
 from players.models import Character
 from players.selectors import clean_code
 from players.services import journal_write_many
@@ -74,7 +74,7 @@ def firearm_shoot(*, shooter: Character, code: str, victim_code: str, distance_m
     victim = someone(event, victim_code, not_=shooter, what=what)
     now, _ = now_and_game(event)
     rows = locked(event, [shooter, victim], now)
-    require_fighter(event, rows[shooter.pk], now, what)
+    require_fighter(event, rows[shooter.pk], now, what, actor=shooter)
     if misfire and event.rules().option("misfire_keeps_bullet"):
         _journal(item, "misfired", by, now, [shooter, victim])
         return {"hit": False, "victim": victim.name, "loaded": True,
@@ -83,8 +83,9 @@ def firearm_shoot(*, shooter: Character, code: str, victim_code: str, distance_m
     item.save(update_fields=["loaded"])
     hit = distance_m < float(spec["max_range_m"]) and not (obstacle or misfire or misses)
     if hit:
-        character_apply_rules(health=rows[victim.pk], event=event, action=spec["hit"], by=by,
-                              now=now, detail={"firearm": item.code, "shooter": shooter.name})
+        with state_kept_private(event.rules(), spec["hit"]):
+            character_apply_rules(health=rows[victim.pk], event=event, action=spec["hit"], by=by,
+                                  now=now, detail={"firearm": item.code, "shooter": shooter.name})
         character_apply_rules(health=rows[shooter.pk], event=event, action=spec["shooter"],
                               by=by, now=now, detail={"firearm": item.code})
         duels_interrupted(character=victim, event=event, action=spec["hit"], now=now, by=by)

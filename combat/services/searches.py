@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from health.services import character_apply_rules
+from health.services import character_apply_rules, state_kept_private
 from players.models import Character
 from rulesets import RuleRefused
 
@@ -25,7 +25,8 @@ def character_search(*, searcher: Character, target_code: str, location: str, st
     rows = locked(event, [target], now)
     if not event.rules().is_inert(rows[target.pk].as_core(), game_s):
         raise RuleRefused("not_searchable", name=target.name)
-    character_apply_rules(health=rows[target.pk], event=event, action=spec["searched"], by=by,
-                          now=now, params={"location": location, "strip": bool(strip)},
-                          detail={"searcher": searcher.name})
+    with state_kept_private(event.rules(), spec["searched"]):
+        character_apply_rules(health=rows[target.pk], event=event, action=spec["searched"],
+                              by=by, now=now, params={"location": location, "strip": bool(strip)},
+                              detail={"searcher": searcher.name})
     return target

@@ -33,9 +33,9 @@ def union_claim(*, claimant: Character, attacker_codes: list[str], defender_code
     now, game_s = now_and_game(event)
     rows = locked(event, attackers + defenders, now)
     for character in attackers:
-        require_fighter(event, rows[character.pk], now, what)
+        require_fighter(event, rows[character.pk], now, what, actor=claimant)
     for character in defenders:
-        require_able(event, rows[character.pk], spec["in_states"], now, what)
+        require_able(event, rows[character.pk], spec["in_states"], now, what, actor=claimant)
     _require_free(event, attackers + defenders, what)
     union = Union.objects.create(event=event, claimed_by=claimant, claimed_game_s=game_s,
                                  resolve_game_s=game_s + float(spec["window_s"]), created_by=by)
@@ -66,7 +66,7 @@ def union_join(*, joiner: Character, defender_code: str, by) -> Union:
     if union.members.filter(character=joiner).exists():
         raise RuleRefused("already_fighting", name=joiner.name, what=what)
     rows = locked(event, [joiner], now)
-    require_able(event, rows[joiner.pk], spec["in_states"], now, what)
+    require_able(event, rows[joiner.pk], spec["in_states"], now, what, actor=joiner)
     UnionMember.objects.create(union=union, character=joiner, side=UnionMember.DEFENDERS,
                                joined_game_s=game_s)
     attackers, defenders = _sides(union)

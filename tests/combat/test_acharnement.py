@@ -91,7 +91,9 @@ def test_a_tired_attacker_cannot_beat_anyone(clock, event, player, player_api, t
     act(narrator_api, player, "set_state", state="tired")
     clock.advance(61)
     refused = start(player_api, player, tired_denis)
-    assert refused.status_code == 409 and "Alice" in refused.json()["detail"]
+    # The attacker is told about themselves, in the second person: their own state.
+    assert (refused.status_code, refused.json()["error"]) == (409, "actor_cannot")
+    assert refused.json()["detail"] == "Sustained beating: you cannot do that while Tired."
 
 
 def test_only_the_attacker_stops_it_and_stopping_after_the_end_completes_it(

@@ -117,7 +117,11 @@ def test_refused_when_a_side_is_inert_in_coma_or_dead(setup, who, clock, event, 
     lines = JournalEntry.objects.count()
     refused = challenge(player_api, player, other_player)
     assert refused.status_code == 409, refused.content
-    assert target.name in refused.json()["detail"]
+    detail = refused.json()["detail"]
+    if who == "defender":   # named, never their state: that is the rules' secret
+        assert target.name in detail and "oma" not in detail and "inert" not in detail
+    else:                   # the challenger is told their own state
+        assert detail.startswith("Bare-hand duel: you cannot do that while ")
     assert JournalEntry.objects.count() == lines                     # nothing changed
 
 
