@@ -18,7 +18,7 @@ STATUS_BY_CODE = {
     "missing_skill": 403, "not_declarable": 403, "forbidden": 403,
     "unknown_code": 404, "unknown_item": 404, "item_self_only": 400, "not_yourself": 400,
     "body_too_large": 413, "malformed_json": 400, "json_too_deep": 400,
-    "nul_character": 400,
+    "nul_character": 400, "lone_surrogate": 400, "number_too_large": 400,
     "idempotency_conflict": 422,
     "too_many_logins": 429,
     # The airsoft club's register (club/services/) and chrony (club/services/chrony.py).

@@ -96,6 +96,11 @@ MESSAGES = {
     "nul_character": gettext_noop(
         "The request contains a NUL character (\\u0000), which cannot be stored."),
     "json_too_deep": gettext_noop("The request body is nested more than {max_depth} levels deep."),
+    "lone_surrogate": gettext_noop(
+        "The request contains a lone UTF-16 surrogate (\\ud800 to \\udfff), which is not "
+        "a character and cannot be stored."),
+    "number_too_large": gettext_noop(
+        "The request contains a number too large to be stored (such as 1e309)."),
     # Objects with a tag (effects/items.py).
     "unknown_item": gettext_noop("No object of this game has the code '{code}'."),
     "item_used": gettext_noop("{item} was already used: it works only once."),

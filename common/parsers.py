@@ -1,10 +1,13 @@
 """The API's only body parser: JSON, refused in the caller's language when it is
-malformed, too deeply nested or holds a NUL character. (A body over
+malformed, too deeply nested, or holds what PostgreSQL cannot store (a NUL character, a
+lone UTF-16 surrogate, a number beyond a double). (A body over
 DATA_UPLOAD_MAX_MEMORY_SIZE never gets here: DRF reads `request.body`, which Django refuses
 with RequestDataTooBig; common.errors answers 413.)"""
 from __future__ import annotations
 
 import json
+import math
+import re
 
 from rest_framework import parsers
 
@@ -43,16 +46,31 @@ def _where(exc: ValueError, raw: bytes) -> dict:
 
 
 def _check(data) -> None:
-    """Walks the body iteratively, so that a deep body cannot overflow the stack here."""
+    """Walks the whole decoded body once, keys and values at any depth, iteratively so that
+    a deep body cannot overflow the stack here."""
     stack = [(data, 1)]
     while stack:
         value, depth = stack.pop()
-        if isinstance(value, str) and "\x00" in value:
-            # PostgreSQL stores no NUL character, in text or in jsonb.
-            raise RuleRefused("nul_character")
-        if isinstance(value, (dict, list)) and depth > MAX_DEPTH:
+        if isinstance(value, str):
+            check_text(value)
+        elif isinstance(value, float) and not math.isfinite(value):
+            # 1e309 decodes to infinity: jsonb refuses it, a float column would store it.
+            raise RuleRefused("number_too_large")
+        elif isinstance(value, (dict, list)) and depth > MAX_DEPTH:
             raise RuleRefused("json_too_deep", max_depth=str(MAX_DEPTH))
         if isinstance(value, dict):
             stack.extend((child, depth + 1) for child in (*value.keys(), *value.values()))
         elif isinstance(value, list):
             stack.extend((child, depth + 1) for child in value)
+
+
+def check_text(text: str) -> None:
+    """PostgreSQL stores no NUL character, and a lone surrogate ("\\ud800" in JSON) has no
+    UTF-8 form, so the database driver could not even send it."""
+    if "\x00" in text:
+        raise RuleRefused("nul_character")
+    if not text.isascii() and _SURROGATE.search(text):
+        raise RuleRefused("lone_surrogate")
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")

@@ -25,6 +25,7 @@ REFUSAL_CODES = frozenset((
     "idempotency_in_progress", "effect_already_removed",
     "forbidden", "invalid_login", "bad_option", "too_many_logins", "body_too_large",
     "malformed_json", "nul_character", "json_too_deep", "unknown_item", "item_used",
+    "lone_surrogate", "number_too_large",
     "item_not_usable", "item_self_only", "lock_already", "requests_waiting",
     "request_answered", "item_carried_already", "item_not_carried",
     "item_not_carriable", "no_days", "day_already_scheduled", "day_done", "day_running",

@@ -148,6 +148,11 @@ BAD_BODIES = {
     "NaN": ('{"name": "Eve", "duration_s": NaN}', 400, "malformed_json"),
     "not UTF-8": (b'{"name": "\xff"}', 400, "malformed_json"),
     "a NUL character": ('{"name": "Eve", "sheet": {"note": "\\u0000"}}', 400, "nul_character"),
+    "a NUL in a key": ('{"name": "Eve", "sheet": {"n\\u0000te": 1}}', 400, "nul_character"),
+    "1e309": ('{"name": "Eve", "duration_s": 1e309}', 400, "number_too_large"),
+    "-1e309 in a list": ('{"name": "Eve", "sheet": {"a": [1, -1e309]}}', 400, "number_too_large"),
+    "a lone surrogate": ('{"name": "\\ud800"}', 400, "lone_surrogate"),
+    "a lone surrogate key": ('{"name": "Eve", "sheet": {"\\udc00": 1}}', 400, "lone_surrogate"),
 }
 
 WRITES = [
