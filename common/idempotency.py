@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from collections.abc import Callable
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
@@ -30,6 +31,39 @@ POLL_S = 0.05
 STALE_AFTER = timedelta(seconds=30)
 
 
+# An answer may carry a login secret, which must never rest in the table: the record keeps
+# what is needed to issue a fresh one instead, and a replay gets that fresh one (issuing it
+# revokes the one in the lost answer). Apps above register how, by kind.
+SECRET_REISSUERS: dict[str, Callable[..., str]] = {}
+SECRET = "_secret"
+
+
+def carrying_secret(response: Response, *, field: str, kind: str, args: dict) -> Response:
+    """Marks `response.data[field]` as a secret that `SECRET_REISSUERS[kind](**args, by=user)`
+    can issue again."""
+    response.secret = {"field": field, "kind": kind, "args": args}
+    return response
+
+
+def _stored_body(response: Response):
+    secret = getattr(response, "secret", None)
+    if secret is None:
+        return response.data
+    body = {k: v for k, v in response.data.items() if k != secret["field"]}
+    body[SECRET] = secret
+    return body
+
+
+def _replayed_body(record: IdempotencyRecord, request):
+    body = record.body
+    if not isinstance(body, dict) or SECRET not in body:
+        return body
+    body = dict(body)
+    secret = body.pop(SECRET)
+    body[secret["field"]] = SECRET_REISSUERS[secret["kind"]](**secret["args"], by=request.user)
+    return body
+
+
 class KeyInProgress(RuleRefused):
     def __init__(self):
         super().__init__("idempotency_in_progress")
@@ -44,7 +78,7 @@ def _digest(request) -> str:
 def _replay(record: IdempotencyRecord, digest: str, request) -> Response:
     if record.request_hash != digest:
         return refusal_response(RuleRefused("idempotency_conflict"), request)
-    response = Response(record.body, status=record.status_code)
+    response = Response(_replayed_body(record, request), status=record.status_code)
     response["Idempotent-Replayed"] = "true"
     return response
 
@@ -114,7 +148,7 @@ def _run_and_store(record: IdempotencyRecord, request, run) -> Response:
 
 def _store(record: IdempotencyRecord, response: Response) -> None:
     IdempotencyRecord.objects.filter(pk=record.pk).update(
-        status_code=response.status_code, body=response.data)
+        status_code=response.status_code, body=_stored_body(response))
 
 
 def idempotent(request, run) -> Response:

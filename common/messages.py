@@ -216,3 +216,12 @@ OBJECT_LABEL_WORDS = {
     "closed": gettext_noop("To set up: padlock on the red loop (closed)"),
     "open": gettext_noop("To set up: padlock on the green loop (open)"),
 }
+
+
+# What the login link's page says (frontend/views.py login_link): opening the link shows
+# it, only its button logs in, so that a link-preview bot does not use the link up.
+LOGIN_PAGE_WORDS = {
+    "title": gettext_noop("Log in"),
+    "explain": gettext_noop("This one-time link opens your screen on this phone."),
+    "button": gettext_noop("Log in on this phone"),
+}

@@ -7,15 +7,15 @@ from django.utils import translation
 from django.views.i18n import JavaScriptCatalog
 from django.shortcuts import redirect, render
 from django.views.decorators.csrf import ensure_csrf_cookie
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods
 
 from common.i18n import refusal_text, text
-from common.messages import OBJECT_LABEL_WORDS
+from common.messages import LOGIN_PAGE_WORDS, OBJECT_LABEL_WORDS
 from effects.selectors.items import revealed_text
 from effects.models import Item
 from players.apis import login_url
 from common.errors import refusal_status, request_language
-from players.selectors import event_for_narrator
+from players.selectors import event_for_narrator, login_token_language
 from players.services import login_token_issue, login_token_redeem_limited
 from rest_framework.exceptions import NotFound
 from rulesets import RuleRefused
@@ -24,9 +24,14 @@ from rulesets.messages import pick
 from . import shell
 
 
-@require_GET
+@require_http_methods(["GET", "POST"])
 def login_link(request, token):
-    """The link printed (as a QR code) on a character sheet: opens a session on the phone."""
+    """The link printed (as a QR code) on a character sheet. Opening it shows one button;
+    only its POST opens the session, so a chat app's link preview does not use it up."""
+    if request.method == "GET":
+        lang = login_token_language(token) or request_language(request)
+        words = {key: text(msgid, lang) for key, msgid in LOGIN_PAGE_WORDS.items()}
+        return render(request, "frontend/login.html", {"lang": lang, "words": words})
     try:
         user, _event = login_token_redeem_limited(raw=token, ip=request.META.get("REMOTE_ADDR", ""))
     except RuleRefused as refused:
@@ -85,26 +90,34 @@ def js_catalog(request, lang):
     return response
 
 
-@require_GET
+@require_http_methods(["GET", "POST"])
 def printable_sheets(request, event_id):
-    """Character sheets to print for an event, each with a fresh one-time login QR code
-    and the short code a medic types when the camera cannot scan."""
+    """Character sheets to print for an event, with the short code a medic types when the
+    camera cannot scan. The GET only shows them; the POST (the page's "print" button)
+    issues each a fresh one-time login QR code, which revokes the character's older links."""
     event = _narrated_event(request, event_id)
     if event is None:
         return redirect(f"/admin/login/?next={request.path}")
     lang = request_language(request)
     ruleset = event.rules().ruleset
     sheets = []
+    printing = request.method == "POST"
     for character in event.characters.select_related("team", "user").order_by("team__name", "name"):
-        raw = login_token_issue(event=event, user=character.user, by=request.user)
-        qr = qrcode.make(login_url(raw), image_factory=qrcode.image.svg.SvgPathImage)
+        qr = _login_qr(event, character, request.user) if printing else None
         skills = [f"{pick(ruleset.skill_label(k), lang)} ({v})" if v is not True
                   else pick(ruleset.skill_label(k), lang)
                   for k, v in (character.sheet.get("skills") or {}).items() if v]
-        sheets.append({"character": character, "qr": qr.to_string(encoding="unicode"),
+        sheets.append({"character": character, "qr": qr,
                        "skills": skills, "kits": character.kits,
                        "combat_base": character.sheet.get("combat_base")})
-    return render(request, "frontend/sheets.html", {"event": event, "sheets": sheets})
+    return render(request, "frontend/sheets.html",
+                  {"event": event, "sheets": sheets, "printing": printing})
+
+
+def _login_qr(event, character, by) -> str:
+    raw = login_token_issue(event=event, user=character.user, by=by)
+    qr = qrcode.make(login_url(raw), image_factory=qrcode.image.svg.SvgPathImage)
+    return qr.to_string(encoding="unicode")
 
 
 def _narrated_event(request, event_id):

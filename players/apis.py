@@ -9,7 +9,7 @@ import qrcode
 import qrcode.image.svg
 from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
-from django.contrib.auth import login
+from django.contrib.auth import get_user_model, login
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -24,10 +24,10 @@ from rest_framework.views import APIView
 from rulesets import RuleRefused, available_rulesets, get_ruleset
 
 from common.http import MAX_ID, answer
-from common.idempotency import idempotent
+from common.idempotency import SECRET_REISSUERS, carrying_secret, idempotent
 
 from . import services
-from .models import Character
+from .models import Character, Event
 from .selectors import event_for_member, event_for_narrator, journal_entries, user_events
 
 
@@ -144,18 +144,40 @@ def login_url(raw: str) -> str:
     return f"{settings.PUBLIC_URL}/login/{raw}"
 
 
+def _login_url_reissue(*, event: int, user: int, by) -> str:
+    raw = services.login_token_issue(event=Event.objects.get(pk=event),
+                                     user=get_user_model().objects.get(pk=user), by=by)
+    return login_url(raw)
+
+
+SECRET_REISSUERS["login_url"] = _login_url_reissue
+
+
+def login_url_answer(request, data: dict, *, event, user, status=201):
+    """An answer whose `url` is a login link: an idempotent replay issues a fresh one,
+    the link itself never rests in the idempotency table."""
+    return carrying_secret(answer(request, data, status=status), field="url", kind="login_url",
+                           args={"event": event.pk, "user": user.pk})
+
+
 class LoginLinkApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=None, summary="Issue a one-time login link for a character (narrators)")
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=None, summary="Issue a one-time login link for a character (narrators); "
+                   "the person's older links stop working. Idempotency-Key header: a replay issues a fresh link.")
     def post(self, request, character_id):
         character = get_object_or_404(Character.objects.select_related("event"), pk=character_id)
         event_for_narrator(request.user, character.event_id)
-        raw = services.login_token_issue(event=character.event, user=character.user, by=request.user)
-        return answer(request, {"character": character.pk, "url": login_url(raw)}, status=201)
+
+        def run():
+            raw = services.login_token_issue(event=character.event, user=character.user, by=request.user)
+            return login_url_answer(request, {"character": character.pk, "url": login_url(raw)},
+                                    event=character.event, user=character.user)
+        return idempotent(request, run)
 
 
 class LoginQrApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="A printable QR code (SVG) of a fresh one-time login link (narrators)")
-    def get(self, request, character_id):
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=None, summary="Issue a one-time login link for a character as a printable "
+                   "QR code (SVG) (narrators); a POST, so that viewing a page never mints a link")
+    def post(self, request, character_id):
         character = get_object_or_404(Character.objects.select_related("event"), pk=character_id)
         event_for_narrator(request.user, character.event_id)
         raw = services.login_token_issue(event=character.event, user=character.user, by=request.user)

@@ -1,12 +1,13 @@
 """Who may see or do what in an event."""
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime
 
 from django.db.models import Q
 from rest_framework.exceptions import NotFound, PermissionDenied
 
-from .models import Character, Event, JournalEntry, Membership
+from .models import Character, Event, JournalEntry, LoginToken, Membership
 
 
 def is_narrator(user, event: Event) -> bool:
@@ -114,3 +115,11 @@ def clock_snapshot(event: Event, now: datetime) -> dict:
     announced = event.announcement or {}
     return {"running": event.running, "game_time_s": round(event.game_time(now), 3),
             "game": announced.get("game"), "next_game": announced.get("next_game")}
+
+
+def login_token_language(raw: str) -> str | None:
+    """The language of the event a login link is for, to greet in it; None if unknown.
+    Reads only: the link stays usable."""
+    token = (LoginToken.objects.select_related("event")
+             .filter(token_hash=hashlib.sha256((raw or "").encode()).hexdigest()).first())
+    return token.event.language if token else None

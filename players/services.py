@@ -129,9 +129,12 @@ def _hash(raw: str) -> str:
 
 @transaction.atomic
 def login_token_issue(*, event: Event, user, by=None) -> str:
-    """A new single-use login secret for `user`; only its hash is stored."""
+    """A new single-use login secret for `user`; only its hash is stored. The person's
+    older links stop working: a reprinted sheet or a new link replaces a lost one."""
     raw = secrets.token_urlsafe(24)
     now = timezone.now()
+    LoginToken.objects.filter(user=user, used_at__isnull=True, expires_at__gt=now).update(
+        expires_at=now)
     LoginToken.objects.create(user=user, event=event, token_hash=_hash(raw),
                               expires_at=now + timedelta(seconds=settings.LOGIN_TOKEN_TTL_S))
     journal_write(event=event, kind="login", what="link_issued", at=now, by=by,

@@ -9,7 +9,7 @@ from rest_framework import serializers
 from rest_framework.views import APIView
 
 from common.http import answer
-from players.apis import login_url
+from players.apis import login_url, login_url_answer
 from common.idempotency import idempotent
 from rulesets import RuleRefused
 
@@ -155,7 +155,7 @@ class ZombiesApi(APIView):
 
     @extend_schema(responses=OpenApiTypes.OBJECT, request=Input, summary="Create a zombie's "
                    "login (role zombie) and answer its one-time login link (organisers). "
-                   "Idempotency-Key header.")
+                   "Idempotency-Key header: a replay answers a fresh link.")
     def post(self, request, event_id):
         event = race_for_organiser(request.user, event_id)
         data = self.Input(data=request.data)
@@ -163,6 +163,7 @@ class ZombiesApi(APIView):
 
         def run():
             user, raw = entries.zombie_create(event=event, by=request.user, **data.validated_data)
-            return answer(request, {"zombie": {"user": user.get_username(), "name": user.first_name},
-                                    "url": login_url(raw)}, status=201)
+            return login_url_answer(request, {"zombie": {"user": user.get_username(),
+                                                         "name": user.first_name},
+                                              "url": login_url(raw)}, event=event, user=user)
         return idempotent(request, run)

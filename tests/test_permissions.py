@@ -89,8 +89,8 @@ NARRATOR_CALLS = [
     ("post", "/api/events/{event}/effects/", {"text": "Effet : sommeil", "everyone": True}),
     ("post", "/api/characters/{own}/login-link/", None),
     ("post", "/api/characters/{other}/login-link/", None),
-    ("get", "/api/characters/{own}/login-qr.svg", None),
-    ("get", "/api/characters/{other}/login-qr.svg", None),
+    ("post", "/api/characters/{own}/login-qr.svg", None),
+    ("post", "/api/characters/{other}/login-qr.svg", None),
 ]
 
 
@@ -163,7 +163,7 @@ ANONYMOUS_CALLS = [
     ("get", "/api/characters/{player}/", None),
     ("post", "/api/characters/{player}/actions/", {"action": "hit_stunning"}),
     ("post", "/api/characters/{player}/login-link/", None),
-    ("get", "/api/characters/{player}/login-qr.svg", None),
+    ("post", "/api/characters/{player}/login-qr.svg", None),
     ("get", "/api/characters/{medic}/patients/{code}/", None),
     ("post", "/api/characters/{medic}/treatments/",
      {"patient_code": "{code}", "action": "first_aid"}),
@@ -233,7 +233,7 @@ STRANGER_CALLS = [
     ("post", "/api/characters/{player}/actions/", {"action": "set_state",
                                                      "params": {"state": "dead"}}),
     ("post", "/api/characters/{player}/login-link/", None),
-    ("get", "/api/characters/{player}/login-qr.svg", None),
+    ("post", "/api/characters/{player}/login-qr.svg", None),
 ]
 
 
@@ -455,7 +455,7 @@ MATRIX = [
      its_player_and_narrators(200)),
     (CHARACTER + "login-link/", "post", "/api/characters/{player}/login-link/", None,
      narrators(201)),
-    ("api/characters/<int:character_id>/login-qr.svg", "get",
+    ("api/characters/<int:character_id>/login-qr.svg", "post",
      "/api/characters/{player}/login-qr.svg", None, narrators(200)),
     (CHARACTER + "patients/<str:code>/", "get", "/api/characters/{medic}/patients/{code}/",
      None, its_medic(200)),
@@ -514,8 +514,12 @@ MATRIX = [
      {"endpoint": SUBSCRIPTION["endpoint"]}, signed_in(204)),
     ("api/schema/", "get", "/api/schema/", None, everyone(200)),
     ("api/docs/", "get", "/api/docs/", None, everyone(200)),
-    ("login/<str:token>", "get", "/login/{token}", None, everyone(302)),
+    # Opening a login link shows its button (a link preview uses nothing); the POST logs in.
+    ("login/<str:token>", "get", "/login/{token}", None, everyone(200)),
+    ("login/<str:token>", "post", "/login/{token}", None, everyone(302)),
     ("events/<int:event_id>/sheets/", "get", "/events/{event}/sheets/", None,
+     expect(anonymous=302, narrator=200)),
+    ("events/<int:event_id>/sheets/", "post", "/events/{event}/sheets/", None,
      expect(anonymous=302, narrator=200)),
     ("events/<int:event_id>/labels/", "get", "/events/{event}/labels/", None,
      expect(anonymous=302, narrator=200)),

@@ -75,9 +75,9 @@ def test_a_hostile_body_is_refused_and_changes_nothing(route, method, url, body,
 
 QUERY_VALUES = ["%00", "a%00b", "%ED%A0%80", "1e309", "NaN", "-1", "9" * 30, "%C2%B2"]
 QUERY_NAMES = ["q", "status", "character", "after", "last", "lang", "kind", "course"]
-# Reads that write: a login QR (alone or on the printed sheets) is a fresh login link, and
-# opening a login link uses it.
-MINTING = ("login-qr", "/sheets/", "/login/")
+# No read writes: a login QR is minted by a POST (alone or printing the sheets) and a login
+# link is used by its page's POST, never by opening it.
+MINTING = ()
 READS = [row for row in MATRIX if row[1] == "get"]
 
 

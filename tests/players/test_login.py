@@ -57,7 +57,7 @@ def test_login_link_opened_in_the_browser_redirects_home(clock, event, player, n
     token = issue_link(narrator_api, player)
     browser = Client()
 
-    response = browser.get(f"/login/{token}")
+    response = browser.post(f"/login/{token}")
 
     assert response.status_code == 302
     assert response["Location"] == "/"
@@ -65,14 +65,14 @@ def test_login_link_opened_in_the_browser_redirects_home(clock, event, player, n
     assert me.status_code == 200
     assert [c["id"] for c in me.json()["characters"]] == [player.pk]
 
-    again = Client(HTTP_ACCEPT_LANGUAGE="fr").get(f"/login/{token}")
+    again = Client(HTTP_ACCEPT_LANGUAGE="fr").post(f"/login/{token}")
     assert again.status_code == 400
     assert "Ce lien de connexion est invalide, expiré ou déjà utilisé" in again.content.decode()
 
 
 def test_a_link_used_in_the_browser_cannot_be_used_through_the_api(clock, player, narrator_api):
     token = issue_link(narrator_api, player)
-    assert Client().get(f"/login/{token}").status_code == 302
+    assert Client().post(f"/login/{token}").status_code == 302
     response = APIClient().post("/api/login/", {"token": token}, format="json")
     assert response.status_code == 400
     assert response.json()["error"] == "invalid_login"
@@ -97,7 +97,7 @@ def test_an_expired_link_is_refused(clock, player, narrator_api):
     assert response.status_code == 400
     assert response.json()["error"] == "invalid_login"
     assert phone.get("/api/me/").status_code == 403
-    assert Client().get(f"/login/{token}").status_code == 400
+    assert Client().post(f"/login/{token}").status_code == 400
     assert LoginToken.objects.get().used_at is None
 
 
@@ -126,12 +126,24 @@ def test_the_raw_token_is_not_stored(clock, player, narrator_api):
         assert token not in str(line.detail) and token not in line.what
 
 
-def test_each_link_is_new_and_the_old_one_still_works_once(clock, player, narrator_api):
+def test_a_new_link_revokes_the_older_ones(clock, player, narrator_api):
+    """A reprinted sheet or a new link replaces a lost one: the lost one no longer logs in."""
     first = issue_link(narrator_api, player)
     second = issue_link(narrator_api, player)
     assert first != second
-    assert APIClient().post("/api/login/", {"token": first}, format="json").status_code == 200
+
+    old = APIClient().post("/api/login/", {"token": first}, format="json")
+    assert old.status_code == 400
+    assert old.json()["error"] == "invalid_login"
+    assert Client().post(f"/login/{first}").status_code == 400
     assert APIClient().post("/api/login/", {"token": second}, format="json").status_code == 200
+
+
+def test_a_new_link_for_someone_else_leaves_the_players_link_working(clock, player, other_player,
+                                                                    narrator_api):
+    token = issue_link(narrator_api, player)
+    issue_link(narrator_api, other_player)
+    assert APIClient().post("/api/login/", {"token": token}, format="json").status_code == 200
 
 
 def test_issuing_and_using_a_link_is_journalled(clock, event, player, narrator_api):
@@ -143,7 +155,7 @@ def test_issuing_and_using_a_link_is_journalled(clock, event, player, narrator_a
 
 
 def test_the_qr_endpoint_returns_an_svg_of_a_working_link(clock, player, narrator_api):
-    response = narrator_api.get(f"/api/characters/{player.pk}/login-qr.svg")
+    response = narrator_api.post(f"/api/characters/{player.pk}/login-qr.svg")
 
     assert response.status_code == 200
     assert response["Content-Type"] == "image/svg+xml"
@@ -188,13 +200,55 @@ def test_logging_in_starts_a_new_session(clock, player, other_player, narrator_a
     """A session id planted before the login (session fixation) never becomes the player's,
     and a phone that was someone else's now plays only the new character."""
     phone = Client()
-    assert phone.get(f"/login/{issue_link(narrator_api, other_player)}").status_code == 302
+    assert phone.post(f"/login/{issue_link(narrator_api, other_player)}").status_code == 302
     before = phone.cookies["sessionid"].value
 
-    assert phone.get(f"/login/{issue_link(narrator_api, player)}").status_code == 302
+    assert phone.post(f"/login/{issue_link(narrator_api, player)}").status_code == 302
 
     assert phone.cookies["sessionid"].value != before
     assert [c["name"] for c in phone.get("/api/me/").json()["characters"]] == ["Alice"]
     stale = Client()
     stale.cookies["sessionid"] = before
     assert stale.get("/api/me/").status_code == 403
+
+
+def test_viewing_the_qr_endpoint_mints_nothing(clock, player, narrator_api):
+    """Only the POST issues a link: a page that merely loads an image issues none."""
+    assert narrator_api.get(f"/api/characters/{player.pk}/login-qr.svg").status_code == 405
+    assert not LoginToken.objects.exists()
+
+
+def test_opening_a_login_link_shows_a_button_and_uses_nothing(clock, event, player, narrator_api):
+    """A chat app's link preview (a GET) leaves the link usable; the page's button logs in."""
+    token = issue_link(narrator_api, player)
+    browser = Client(HTTP_ACCEPT_LANGUAGE="es")
+
+    page = browser.get(f"/login/{token}")
+
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert '<form method="post">' in html and "<button" in html
+    assert 'lang="fr"' in html  # the event's language, not the browser's
+    assert "Se connecter sur ce téléphone" in html
+    assert LoginToken.objects.get().used_at is None
+    assert browser.get("/api/me/").status_code == 403
+
+    assert browser.post(f"/login/{token}").status_code == 302
+    assert [c["id"] for c in browser.get("/api/me/").json()["characters"]] == [player.pk]
+
+
+def test_an_unknown_links_page_reads_in_the_browsers_language(clock, player):
+    page = Client(HTTP_ACCEPT_LANGUAGE="es").get("/login/made-up")
+    assert page.status_code == 200
+    assert 'lang="es"' in page.content.decode()
+    assert "Acceder en este teléfono" in page.content.decode()
+
+
+def test_the_login_page_checks_csrf(clock, player, narrator_api):
+    """The button's form carries the CSRF token, so no other site can log a phone in."""
+    token = issue_link(narrator_api, player)
+    browser = Client(enforce_csrf_checks=True)
+    assert browser.post(f"/login/{token}").status_code == 403
+    page = browser.get(f"/login/{token}")
+    csrf = page.cookies["csrftoken"].value
+    assert browser.post(f"/login/{token}", {"csrfmiddlewaretoken": csrf}).status_code == 302

@@ -3,7 +3,7 @@
 // survivor's login QR. `act(entryId, label, url, body)` sends and notes the answer.
 import { t } from "./i18n.js";
 import { INFRACTIONS, clockTime, signed } from "./race_common.js";
-import { confirmButton, h, mount } from "./util.js";
+import { confirmButton, cookie, h, mount } from "./util.js";
 
 export function entryForms(org, { act, redraw, entryUrl }) {
   const { field, notes } = org;
@@ -70,9 +70,15 @@ export function entryForms(org, { act, redraw, entryUrl }) {
 
   function loginQr(view) {
     const box = h("div", { class: "qr", hidden: true });
-    return h("div", {}, h("button", { type: "button", class: "small", onclick: () => {
+    // A POST: showing the code issues a new link (and revokes the older ones), so nothing
+    // that merely loads a page mints one.
+    return h("div", {}, h("button", { type: "button", class: "small", onclick: async () => {
       if (!box.hidden) { box.hidden = true; return; }
-      mount(box, h("img", { src: `/api/characters/${view.entry.character}/login-qr.svg?${Date.now()}`, alt: t("Login QR code of %(name)s", { name: view.entry.name }) }),
+      const response = await fetch(`/api/characters/${view.entry.character}/login-qr.svg`, {
+        method: "POST", credentials: "same-origin", headers: { "X-CSRFToken": cookie("csrftoken") } });
+      if (!response.ok) return;
+      const src = URL.createObjectURL(await response.blob());
+      mount(box, h("img", { src, alt: t("Login QR code of %(name)s", { name: view.entry.name }) }),
         h("p", { class: "muted" }, t("A one-time login: scanned, it opens the survivor's screen on their phone.")));
       box.hidden = false;
     } }, t("Survivor's login QR code")), box);
