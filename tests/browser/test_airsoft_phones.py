@@ -84,6 +84,7 @@ def play_the_worker(until, timeout: float = 20) -> None:
 
 def open_player(page, link, state: str):
     page.goto(link)
+    page.locator("form button").click()  # the login page's button
     expect(page.locator("#state-label")).to_have_text(state)
     expect(page.locator("html")).to_have_attribute("lang", "fr")
     return page
@@ -101,6 +102,7 @@ def test_a_game_announced_a_hit_counted_and_a_teammate_heals(server_url, phone):
     event, _orga, players, links = terrier(server_url)
     organiser = phone("fr")
     organiser.goto(links["orga"])
+    organiser.locator("form button").click()  # the login page's button
     staff = organiser.locator("#staff-panels")
     expect(staff.get_by_role("tab", name="Parties")).to_have_attribute("aria-selected", "true")
     expect(staff).to_contain_text("Aucune partie annoncée.")
@@ -199,6 +201,7 @@ def test_a_referee_sanctions_and_measures_a_replica(server_url, phone):
 
     referee = phone("fr")
     referee.goto(links["referee"])
+    referee.locator("form button").click()  # the login page's button
     expect(referee.locator("h1")).to_have_text("Airsoft au Terrier")
     expect(referee.get_by_role("link", name="Arbitre")).to_be_visible()
     staff = referee.locator("#staff-panels")
@@ -262,6 +265,7 @@ def test_an_excluded_member_is_refused_at_check_in(server_url, phone):
                   licence_number="RAT-0005")
     organiser = phone("fr")
     organiser.goto(links["orga"])
+    organiser.locator("form button").click()  # the login page's button
     staff = organiser.locator("#staff-panels")
     staff.get_by_role("tab", name="Inscriptions").click()
     staff.get_by_label("N° de licence ou nom").fill("rat-0099")

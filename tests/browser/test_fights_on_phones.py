@@ -27,7 +27,9 @@ def test_a_duel_challenged_on_one_phone_and_confirmed_on_the_other(server_url, p
     event, alice, denis, links = make_duellists(server_url)
     challenger, defender = phone("en"), phone("en")
     challenger.goto(links["alice"])
+    challenger.locator("form button").click()  # the login page's button
     defender.goto(links["denis"])
+    defender.locator("form button").click()  # the login page's button
     expect(defender.locator("#state-label")).to_have_text("Healthy")
 
     challenger.locator("details.duel summary").click()
@@ -54,7 +56,9 @@ def test_the_narrator_sets_traits_the_player_reads_and_sees_the_rule_options(ser
     event, alice, denis, links = make_duellists(server_url)
     player, narrator = phone("fr"), phone("fr")
     player.goto(links["alice"])
+    player.locator("form button").click()  # the login page's button
     narrator.goto(links["narrator"])
+    narrator.locator("form button").click()  # the login page's button
     narrator.locator("tr", has_text="Alice").get_by_role("checkbox").check()
     narrator.get_by_label("Humeur").fill("3")
     narrator.get_by_label("Empathie").fill("-1")

@@ -31,6 +31,7 @@ def game(server_url: str):
 
 def open_panel(page, link, server_url=None, code=None):
     page.goto(link)
+    page.locator("form button").click()  # the login page's button
     expect(page.locator("#state-label")).to_be_visible()
     if code:                                  # the label's QR code, read by the camera app
         page.goto(f"{server_url}/?object={code}")

@@ -48,6 +48,7 @@ def declare(page, label: str) -> None:
 
 def open_player(page, game: Game):
     page.goto(game.links["alice"])
+    page.locator("form button").click()  # the login page's button
     expect(page.locator("#state-label")).to_be_visible()
     return page
 
@@ -87,6 +88,7 @@ def test_a_medic_gives_first_aid_and_the_patient_sees_it_without_reloading(serve
 
     medic = phone("fr")
     medic.goto(game.links["bruno"])
+    medic.locator("form button").click()  # the login page's button
     medic.get_by_role("link", name="Médecin").click()
     medic.get_by_label("Code du patient").fill(game.alice.code.lower())
     medic.get_by_role("button", name="Chercher").click()
@@ -111,6 +113,7 @@ def test_the_narrator_pushes_an_effect_and_pauses_the_game(server_url, phone):
     player = open_player(phone("en"), game)
     narrator = phone("en")
     narrator.goto(game.links["narrator"])
+    narrator.locator("form button").click()  # the login page's button
     expect(narrator.locator("tbody tr")).to_have_count(2)
     narrator.locator("tr", has_text="Alice").get_by_role("checkbox").check()
     narrator.get_by_placeholder("Effet : …").fill("Effet : tu as froid")
@@ -194,6 +197,7 @@ def test_the_medic_and_narrator_screens_speak_each_language(server_url, phone, l
     words = SCREEN_WORDS[lang]
     medic = phone(lang)
     medic.goto(game.links["bruno"])
+    medic.locator("form button").click()  # the login page's button
     medic.get_by_role("link", name=words["medic"]).click()
     medic.get_by_label(words["patient"]).fill(game.alice.code)
     medic.get_by_role("button", name=words["find"]).click()
@@ -203,6 +207,7 @@ def test_the_medic_and_narrator_screens_speak_each_language(server_url, phone, l
 
     narrator = phone(lang)
     narrator.goto(game.links["narrator"])
+    narrator.locator("form button").click()  # the login page's button
     expect(narrator.locator("tr", has_text="Alice")).to_contain_text(words["state"])
     expect(narrator.get_by_role("heading", name=words["push"])).to_be_visible()
     narrator.get_by_role("button", name=words["journal"]).click()

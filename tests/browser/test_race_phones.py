@@ -101,6 +101,7 @@ def open_in_french(phone, link: str, ready: str):
     """An English phone opening a race: it switches to the race's French by itself."""
     page = phone("en", chosen=False)
     page.goto(link)
+    page.locator("form button").click()  # the login page's button
     expect(page.locator("html")).to_have_attribute("lang", "fr")
     expect(page.locator(ready)).to_be_visible()
     return page

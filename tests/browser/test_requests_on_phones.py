@@ -24,10 +24,13 @@ def test_a_player_asks_and_reads_the_narrators_answer_in_their_effects(server_ur
     # The narrator's clock is driven by the test: its 20-second poll is fast-forwarded.
     narrator.clock.install()
     narrator.goto(f"{server_url}/login/{login_token_issue(event=event, user=narrator_user)}")
+    narrator.locator("form button").click()  # the login page's button
     panel = narrator.locator(".requests-panel")
     expect(panel).to_contain_text("Aucune demande en attente.")
 
     player.goto(f"{server_url}/login/{login_token_issue(event=event, user=alice.user)}")
+
+    player.locator("form button").click()  # the login page's button
     expect(player.locator("#state-label")).to_have_text("Healthy")
     player.locator("details.ask-panel summary").click()
     player.get_by_label("Your request").fill(QUESTION)
