@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.views import APIView
 
@@ -17,6 +17,7 @@ from club.models import Member, Sanction
 from players.selectors import event_for_narrator
 
 
+@extend_schema_field({"oneOf": [{"type": "integer", "minimum": 1}, {"type": "string", "maxLength": 40}]})
 class MemberReference(serializers.Field):
     """A member's id (a JSON number) or licence number (a string)."""
 
@@ -61,7 +62,7 @@ def sanction_row(sanction: Sanction, now) -> dict:
 
 
 class EventMembersApi(APIView):
-    class Input(serializers.Serializer):
+    class EventMembersInput(serializers.Serializer):
         name = serializers.CharField(max_length=200)
         nickname = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
         phone = serializers.CharField(max_length=40)
@@ -75,11 +76,11 @@ class EventMembersApi(APIView):
         found = selectors.members_search(request.query_params.get("q", "")[:100])
         return answer(request, {"members": [member_row(m) for m in found]})
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=Input,
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=EventMembersInput,
                    summary="Register a club member at this event's desk (organisers). Idempotency-Key header.")
     def post(self, request, event_id):
         event = event_for_narrator(request.user, event_id)
-        data = self.Input(data=request.data)
+        data = self.EventMembersInput(data=request.data)
         data.is_valid(raise_exception=True)
 
         def run():
@@ -89,15 +90,15 @@ class EventMembersApi(APIView):
 
 
 class CheckInApi(APIView):
-    class Input(serializers.Serializer):
+    class CheckInInput(serializers.Serializer):
         member = MemberReference()
         team = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=Input,
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=CheckInInput,
                    summary="Check a club member in to this game (organisers): creates their character, or answers the existing one (200). 409 member_excluded / member_banned. Idempotency-Key header.")
     def post(self, request, event_id):
         event = event_for_narrator(request.user, event_id)
-        data = self.Input(data=request.data)
+        data = self.CheckInInput(data=request.data)
         data.is_valid(raise_exception=True)
 
         def run():
@@ -113,7 +114,7 @@ class CheckInApi(APIView):
 
 
 class EventSanctionsApi(APIView):
-    class Input(serializers.Serializer):
+    class EventSanctionsInput(serializers.Serializer):
         member = MemberReference(required=False)
         character = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False)
         character_code = serializers.CharField(max_length=12, required=False)  # read off a QR
@@ -136,11 +137,11 @@ class EventSanctionsApi(APIView):
         return answer(request, {"sanctions": [sanction_row(s, now)
                                               for s in selectors.event_sanctions(event)]})
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=Input,
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=EventSanctionsInput,
                    summary="Record a sanction: referees light ones (warning, sanction_out), organisers any. Repeated cheating escalates to grave (B13). Idempotency-Key header.")
     def post(self, request, event_id):
         event = selectors.event_for_staff(request.user, event_id)
-        data = self.Input(data=request.data)
+        data = self.EventSanctionsInput(data=request.data)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
 
@@ -174,14 +175,14 @@ class MemberSanctionsApi(APIView):
 
 
 class SanctionRevokeApi(APIView):
-    class Input(serializers.Serializer):
+    class SanctionRevokeInput(serializers.Serializer):
         reason = serializers.CharField(max_length=2000)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=Input,
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=SanctionRevokeInput,
                    summary="Revoke a sanction (organisers of its event): it stays on the register, marked revoked. Idempotency-Key header.")
     def post(self, request, sanction_id):
         sanction = selectors.sanction_for_staff(request.user, sanction_id)
-        data = self.Input(data=request.data)
+        data = self.SanctionRevokeInput(data=request.data)
         data.is_valid(raise_exception=True)
 
         def run():

@@ -50,7 +50,7 @@ def replica_row(replica: Replica, latest: ChronyCheck | None) -> dict:
 
 
 class EventReplicasApi(APIView):
-    class Input(serializers.Serializer):
+    class EventReplicasInput(serializers.Serializer):
         member = MemberReference()
         label = serializers.CharField(max_length=100)
         type = serializers.ChoiceField(choices=[t for t, _ in Replica.TYPES])
@@ -64,11 +64,11 @@ class EventReplicasApi(APIView):
         return answer(request, {"replicas": [replica_row(r, c)
                                              for r, c in selectors.event_replicas(event)]})
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=Input,
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=EventReplicasInput,
                    summary="Register a member's replica at the chrony (organisers and referees). Idempotency-Key header.")
     def post(self, request, event_id):
         event = event_for_staff(request.user, event_id)
-        data = self.Input(data=request.data)
+        data = self.EventReplicasInput(data=request.data)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
 
@@ -81,7 +81,7 @@ class EventReplicasApi(APIView):
 
 
 class ReplicaChecksApi(APIView):
-    class Input(serializers.Serializer):
+    class ReplicaChecksInput(serializers.Serializer):
         kind = serializers.ChoiceField(choices=[k for k, _ in ChronyCheck.KINDS])
         bb_weight_g = serializers.FloatField(min_value=0.05, max_value=2)
         speed_mps = serializers.FloatField(min_value=1, max_value=400, required=False)
@@ -89,11 +89,11 @@ class ReplicaChecksApi(APIView):
         calibre_mm = serializers.FloatField(min_value=1, max_value=50, required=False)
         full_auto_used = serializers.BooleanField(default=False)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=Input,
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=ReplicaChecksInput,
                    summary="Record a chrony measure (speed_mps or energy_j) and its verdict; a failed recheck of a replica that passed its check-in records a cheating sanction. Idempotency-Key header.")
     def post(self, request, replica_id):
         replica = selectors.replica_for_staff(request.user, replica_id)
-        data = self.Input(data=request.data)
+        data = self.ReplicaChecksInput(data=request.data)
         data.is_valid(raise_exception=True)
 
         def run():

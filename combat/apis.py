@@ -52,69 +52,69 @@ def _schema(summary, Input=None):
 
 
 class DuelProposeApi(APIView):
-    class Input(serializers.Serializer):
+    class DuelProposeInput(serializers.Serializer):
         opponent_code = serializers.CharField(**CODE)
 
-    @_schema("Challenge another character to a bare-hand duel (they confirm).", Input)
+    @_schema("Challenge another character to a bare-hand duel (they confirm).", DuelProposeInput)
     def post(self, request, character_id):
         me = own_character(request.user, character_id)
-        return _act(request, me, self.Input, lambda d: {
+        return _act(request, me, self.DuelProposeInput, lambda d: {
             "duel": duel_propose(challenger=me, by=request.user, **d).pk}, status=201)
 
 
 class DuelAnswerApi(APIView):
-    class Input(serializers.Serializer):
+    class DuelAnswerInput(serializers.Serializer):
         accept = serializers.BooleanField()
         weapon_in_hand = serializers.ChoiceField(choices=["none", *WEAPONS], default="none")
 
     @_schema("The challenged character accepts (the server compares the scores and tells "
-             "each side only its result) or declines.", Input)
+             "each side only its result) or declines.", DuelAnswerInput)
     def post(self, request, duel_id):
         duel = get_object_or_404(Duel, pk=duel_id)
         me = own_character(request.user, duel.defender_id)
-        return _act(request, me, self.Input, lambda d: {
+        return _act(request, me, self.DuelAnswerInput, lambda d: {
             "duel": duel_answer(duel=duel, defender=me, by=request.user, **d).pk})
 
 
 class UnionClaimApi(APIView):
-    class Input(serializers.Serializer):
+    class UnionClaimInput(serializers.Serializer):
         attacker_codes = codes(required=False, default=list)
         defender_codes = codes(min_length=1)
         weapon_drawn = serializers.BooleanField()
 
     @_schema("Claim \"l'union fait la force\" with the attackers (the caller is one) "
-             "against the defenders.", Input)
+             "against the defenders.", UnionClaimInput)
     def post(self, request, character_id):
         me = own_character(request.user, character_id)
-        return _act(request, me, self.Input, lambda d: {
+        return _act(request, me, self.UnionClaimInput, lambda d: {
             "union": union_claim(claimant=me, by=request.user, **d).pk}, status=201)
 
 
 class UnionJoinApi(APIView):
-    class Input(serializers.Serializer):
+    class UnionJoinInput(serializers.Serializer):
         defender_code = serializers.CharField(**CODE)
 
     @_schema("Join the defenders of a pending union within its window (a rebalanced union "
-             "falls).", Input)
+             "falls).", UnionJoinInput)
     def post(self, request, character_id):
         me = own_character(request.user, character_id)
 
         def join(data):
             union = union_join(joiner=me, by=request.user, **data)
             return {"union": union.pk, "status_of_union": union.status}
-        return _act(request, me, self.Input, join)
+        return _act(request, me, self.UnionJoinInput, join)
 
 
 class AcharnementStartApi(APIView):
-    class Input(serializers.Serializer):
+    class AcharnementStartInput(serializers.Serializer):
         victim_code = serializers.CharField(**CODE)
         kind = serializers.CharField(max_length=40)
 
     @_schema("Start an acharnement on a Tired (bare hands) or Wounded (wounding weapon) "
-             "victim.", Input)
+             "victim.", AcharnementStartInput)
     def post(self, request, character_id):
         me = own_character(request.user, character_id)
-        return _act(request, me, self.Input, lambda d: {
+        return _act(request, me, self.AcharnementStartInput, lambda d: {
             "acharnement": acharnement_start(attacker=me, by=request.user, **d).pk}, status=201)
 
 
@@ -132,16 +132,16 @@ class AcharnementStopApi(APIView):
 
 
 class SearchApi(APIView):
-    class Input(serializers.Serializer):
+    class SearchInput(serializers.Serializer):
         target_code = serializers.CharField(**CODE)
         location = serializers.CharField(max_length=100)
         strip = serializers.BooleanField(default=False)
 
     @_schema("Search an inert character at a named place (trousers, boots...); strip: "
-             "everything taken.", Input)
+             "everything taken.", SearchInput)
     def post(self, request, character_id):
         me = own_character(request.user, character_id)
-        return _act(request, me, self.Input, lambda d: {
+        return _act(request, me, self.SearchInput, lambda d: {
             "searched": character_search(searcher=me, by=request.user, **d).name})
 
 

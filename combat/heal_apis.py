@@ -15,25 +15,25 @@ from .services.heals import STOP_REASONS, heal_start, heal_stop
 
 
 class HealStartApi(APIView):
-    class Input(serializers.Serializer):
+    class HealStartInput(serializers.Serializer):
         patient_code = serializers.CharField(**CODE)
         kind = serializers.ChoiceField(choices=[Heal.HEAL, Heal.EXTRACTION], default=Heal.HEAL)
 
     @_schema("A teammate in medic mode heals a downed player (count 11 to 20, cannot shoot) "
-             "or extracts them (may shoot, no end).", Input)
+             "or extracts them (may shoot, no end).", HealStartInput)
     def post(self, request, character_id):
         me = own_character(request.user, character_id)
-        return _act(request, me, self.Input, lambda d: {
+        return _act(request, me, self.HealStartInput, lambda d: {
             "heal": heal_start(medic=me, by=request.user, **d).pk}, status=201)
 
 
 class HealStopApi(APIView):
-    class Input(serializers.Serializer):
+    class HealStopInput(serializers.Serializer):
         reason = serializers.ChoiceField(choices=STOP_REASONS, default="hands_off")
 
     @_schema("The medic stops: hands off, fired (the shot does not count) or hit. The "
              "patient waits again; the next heal counts from 11. At or after the end, it "
-             "completes.", Input)
+             "completes.", HealStopInput)
     def post(self, request, heal_id):
         heal = get_object_or_404(Heal, pk=heal_id)
         me = own_character(request.user, heal.medic_id)
@@ -41,4 +41,4 @@ class HealStopApi(APIView):
         def stop(data):
             stopped = heal_stop(heal=heal, medic=me, by=request.user, **data)
             return {"heal": stopped.pk, "status_of_heal": stopped.status}
-        return _act(request, me, self.Input, stop)
+        return _act(request, me, self.HealStopInput, stop)

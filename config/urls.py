@@ -1,6 +1,8 @@
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from django.conf import settings
+from django.views.decorators.csp import csp_override
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from club import apis as club
 from club import chrony_apis as chrony
@@ -66,7 +68,10 @@ api = [
     path("push/key/", push.PushKeyApi.as_view()),
     path("push/subscriptions/", push.PushSubscriptionsApi.as_view()),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="schema")),
+    # The split view serves its start-up script as a file; Swagger UI's own bundle and
+    # styles come from its CDN, allowed on this page only.
+    path("docs/", csp_override(settings.SWAGGER_UI_CSP)(
+        SpectacularSwaggerSplitView.as_view(url_name="schema"))),
     *(path(f"characters/<int:character_id>/items/<str:item_code>/{verb}/",
            items.CharacterItemCarryApi.as_view(), {"verb": verb}) for verb in ("carry", "drop")),
     path("characters/<int:character_id>/clarity/", effects.CharacterClarityApi.as_view()),

@@ -4,6 +4,7 @@ process dies, the others are stopped too, so nothing runs half-alive."""
 from __future__ import annotations
 
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -20,6 +21,7 @@ def main() -> int:
     env = dict(os.environ)
     port = env.setdefault("PORT", "8000")
     env.setdefault("PUBLIC_URL", f"http://127.0.0.1:{port}")
+    env.setdefault("SECRET_KEY", local_secret_key(ROOT / "var" / "secret_key"))
     children: list[tuple[str, subprocess.Popen]] = []
     if not env.get("REDIS_URL"):
         from devtools import embedded_redis
@@ -46,6 +48,16 @@ def main() -> int:
         return 0
     finally:
         stop(children)
+
+
+def local_secret_key(path: Path) -> str:
+    """A key of this laptop's own, kept across restarts so sessions and login links stay
+    valid, and never the public default (the server refuses it once others can reach it)."""
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_urlsafe(50))
+        path.chmod(0o600)
+    return path.read_text().strip()
 
 
 def _stop_on_sigterm(signum, frame):

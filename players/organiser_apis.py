@@ -24,15 +24,15 @@ class EventOptionsApi(APIView):
 
 
 class CharacterPsychApi(APIView):
-    class Input(serializers.Serializer):
+    class CharacterPsychInput(serializers.Serializer):
         psych = serializers.DictField(child=serializers.JSONField())
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=Input, summary="Narrators set a character's psychological traits (Humeur, Activité, Empathie, Assurance). Idempotency-Key header.")
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=CharacterPsychInput, summary="Narrators set a character's psychological traits (Humeur, Activité, Empathie, Assurance). Idempotency-Key header.")
     def post(self, request, character_id):
         character, as_narrator = character_visible(request.user, character_id)
         if not as_narrator:
             raise NotFound()
-        data = self.Input(data=request.data)
+        data = self.CharacterPsychInput(data=request.data)
         data.is_valid(raise_exception=True)
 
         def run():

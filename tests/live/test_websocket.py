@@ -119,7 +119,9 @@ async def test_a_forged_or_ended_session_is_refused(clock, player, player_api):
 
 
 @pytest.mark.parametrize("origin", [None, b"null", b"http://testserver.evil.example",
-                                    b"https://evil.example", b"http://eviltestserver"])
+                                    b"https://evil.example", b"http://eviltestserver",
+                                    b"https://testserver", b"http://testserver:8080",
+                                    b"ftp://testserver"])
 async def test_a_missing_or_foreign_origin_is_refused(origin, clock, player, player_api):
     """A page on another site cannot open the player's channel with their cookie."""
     headers = [(b"host", b"testserver"),
