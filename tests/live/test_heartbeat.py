@@ -127,3 +127,22 @@ async def test_the_server_notices_redis_lost_its_data_and_asks_its_phones_to_che
     await sync_to_async(lose_groups)(marker=True)
     assert (await phone.receive_json_from(timeout=3))["type"] == "check"
     await phone.disconnect()
+
+
+async def test_a_change_committed_while_the_first_snapshot_is_built_is_not_missed(
+        clock, player, player_api, narrator_api, monkeypatch):
+    """The groups are joined before the first snapshot is read: a change that commits
+    just after that read still reaches the phone through them."""
+    from live import consumers
+    build = consumers._character_first
+
+    async def build_then_change(character_id):
+        first = await build(character_id)
+        await sync_to_async(act)(narrator_api, player, "hit_wounding")
+        return first
+    monkeypatch.setattr(consumers, "_character_first", build_then_change)
+
+    phone, _, _ = await connect(player_api, f"character={player.pk}")
+    assert (await next_snapshot(phone))["state"]["key"] == "healthy"
+    assert (await next_snapshot(phone))["state"]["key"] == "wounded"
+    await phone.disconnect()
