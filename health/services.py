@@ -17,7 +17,7 @@ from django.utils.translation import gettext_noop
 
 from common.deadlines import due_claim, due_sweep
 from common.i18n import Labels
-from live.publish import characters_publishing, publish_characters_on_commit
+from live.publish import publish_characters_on_commit
 from players.models import Character, Event
 from players.services import character_kit_spend, journal_write
 from rulesets import DECLARED, ENDING, Outcome, RuleRefused
@@ -38,14 +38,9 @@ def health_initialise(*, character: Character) -> HealthState:
 
 
 def snapshots_changed(*, character_ids) -> None:
-    """Something else in the snapshot changed (the clock, a sheet, an announcement): the
-    sequence number moves too, so that a heartbeat can tell a phone it missed it. Once per
-    transaction: the phone gets one snapshot at commit, and a jump of two would look to it
-    like a missed message."""
-    character_ids = set(character_ids)
-    moved = character_ids - characters_publishing()
-    if moved:
-        HealthState.objects.filter(pk__in=moved).update(version=F("version") + 1)
+    """Something else in the snapshot changed (the clock, a sheet, an effect): the sequence
+    number moves too, so that a heartbeat can tell a phone that missed it."""
+    HealthState.objects.filter(pk__in=list(character_ids)).update(version=F("version") + 1)
     publish_characters_on_commit(character_ids)
 
 

@@ -46,11 +46,6 @@ def publish_characters_on_commit(character_ids) -> None:
     transaction.on_commit(_publish_pending, robust=True)
 
 
-def characters_publishing() -> set[int]:
-    """The characters whose snapshots this transaction publishes when it commits."""
-    return set(transaction.get_connection().__dict__.get("_characters_to_publish", ()))
-
-
 def _publish_pending() -> None:
     pending = transaction.get_connection().__dict__.get("_characters_to_publish")
     if pending:

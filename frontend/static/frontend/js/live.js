@@ -1,6 +1,7 @@
 // The live channel: one websocket, reconnected with jittered backoff. On connect the
-// server sends a full snapshot; afterwards one per change, numbered by `version`. A gap
-// in the numbers, or a reconnect, means something was missed: fetch a fresh snapshot.
+// server sends a full snapshot; afterwards one per change, numbered by `version` (a
+// snapshot is the whole state: a jump in its number loses nothing). A reconnect means
+// something may have been missed: the screen fetches a fresh snapshot.
 // An effect arrives as itself (the same message for everyone it reaches): it moves the
 // number by one unless the snapshot held already has it (same `push`).
 // The heartbeat (every 30 s, and when the server asks with `check` because Redis lost its
@@ -11,11 +12,10 @@ import { clock } from "./clock.js";
 import { lang } from "./i18n.js";
 
 export class Live {
-  constructor(query, { onMessage, onStatus, resync }) {
+  constructor(query, { onMessage, onStatus }) {
     this.query = query;
     this.onMessage = onMessage;
     this.onStatus = onStatus || (() => {});
-    this.resync = resync;
     this.versions = new Map();
     this.pushes = new Map();   // character id -> push ids of the effects it holds
     this.attempt = 0;
@@ -91,9 +91,6 @@ export class Live {
       // A heartbeat's fresh snapshot may overtake one still on its way: never go back.
       if (!first && last !== undefined && message.snapshot.version < last) return;
       this.hold(message.snapshot);
-      if (last !== undefined && message.snapshot.version > last + 1 && this.resync) {
-        this.resync(id);    // a message was lost: the server's fresh state, not a guess
-      }
     } else if (message.type === "event_snapshot") {
       for (const snap of message.characters) this.hold(snap);
     } else if (message.type === "effect") {
