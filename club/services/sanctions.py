@@ -10,10 +10,10 @@ from django.utils import timezone
 
 from rulesets import RuleRefused
 
+from players import observers
 from players.models import Character, Event
 from club.models import Member, Sanction
 from club.selectors import KIND_LABELS, REFEREE, local_text, member_character, staff_role
-from live.publish import publish_characters_on_commit
 from players.selectors import is_narrator
 from players.services import journal_write
 
@@ -124,7 +124,7 @@ def sanction_applied_on_commit(sanction: Sanction) -> None:
     journal_write(event=event, kind="sanction", what="applied_to_game" if applied else "register_only",
                   at=sanction.decided_at, by=sanction.decided_by, character=sanction.character,
                   detail={"sanction": sanction.pk, "kind": sanction.kind, "action": action})
-    publish_characters_on_commit([sanction.character_id])
+    observers.characters_changed.notify(character_ids=[sanction.character_id])
 
 
 @transaction.atomic
