@@ -4,8 +4,8 @@ from django.db import migrations
 def one_club_for_the_existing_register(apps, schema_editor):
     """Before clubs, a server had one register: it becomes one club, holding every member
     and every event whose desk used it (a check-in, a sanction or a replica). It is named
-    after the first of those events, as a new event's own register is; rename it in the
-    admin or the database. An event that never used the register stays without a club."""
+    after the first of those events, as a new event's own club is (a superuser renames it
+    in the admin). An event that never used the register stays without a club."""
     Club = apps.get_model("club", "Club")
     ClubEvent = apps.get_model("club", "ClubEvent")
     Member = apps.get_model("club", "Member")

@@ -146,3 +146,23 @@ def test_an_event_in_a_club_stays_there(game, member, narrator_user, sangliers, 
     assert "Journée des Sangliers" in moved.json()["detail"]
     assert fingerprint() == before
     assert Club.objects.count() == 2
+
+
+def test_a_superuser_renames_a_club_in_the_admin(client, game, member):
+    root = get_user_model().objects.create_user(username="root", is_staff=True,
+                                                is_superuser=True)
+    client.force_login(root)
+    url = f"/admin/club/club/{member.club_id}/change/"
+    page = client.get(url)
+    assert page.status_code == 200 and "Partie du samedi" in page.content.decode()
+
+    link = ClubEvent.objects.get()
+    renamed = client.post(url, {"name": "Les Rats du Terrier", "event_links-TOTAL_FORMS": "1",
+                                "event_links-INITIAL_FORMS": "1", "event_links-0-id": link.pk,
+                                "event_links-0-club": member.club_id})
+
+    assert renamed.status_code == 302, renamed.content.decode()[:2000]
+    assert Club.objects.get().name == "Les Rats du Terrier"
+    assert ClubEvent.objects.get().event == game
+    # Clubs are made by a desk's first member, not in the admin.
+    assert client.get("/admin/club/club/add/").status_code == 403
