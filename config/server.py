@@ -37,7 +37,9 @@ def command(host: str, port: int, *options: str) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+    parser = argparse.ArgumentParser(prog="python -m config.server",
+                                     description=__doc__.split("\n\n")[0],
+                                     epilog="Other options go to daphne as given (daphne --help).",
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("-b", "--bind", default="127.0.0.1", help="address to listen on")
     parser.add_argument("-p", "--port", type=int, required=True)
