@@ -451,6 +451,8 @@ MATRIX = [
      {"action": "hit_stunning"}, its_player_and_narrators(200)),
     (CHARACTER + "history/", "get", "/api/characters/{player}/history/", None,
      its_player_and_narrators(200)),
+    (CHARACTER + "outcomes/", "get", "/api/characters/{player}/outcomes/", None,
+     its_player_and_narrators(200)),
     ("api/characters/<int:character_id>/qr.svg", "get", "/api/characters/{player}/qr.svg", None,
      its_player_and_narrators(200)),
     (CHARACTER + "login-link/", "post", "/api/characters/{player}/login-link/", None,
