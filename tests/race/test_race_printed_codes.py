@@ -128,3 +128,14 @@ def test_no_two_balises_of_a_race_share_a_code(clock, race, famille, narrator_us
         f"Invalid request: the code under QR '{qr}' ({code}) is already another balise's: choose "
         "another QR")
     assert not famille.checkpoints.filter(code="42").exists()
+
+
+def test_a_zombie_types_the_code_printed_on_the_bib(clock, lucie, race, zombie_api):
+    code = lucie.character.code
+    typed = f"{code[:3].lower()}-{code[3:].lower()}"
+    found = zombie_api.get(f"/api/race/events/{race.pk}/bibs/{typed}/")
+    assert found.status_code == 200, found.content
+    assert found.json()["entry"]["name"] == "Lucie"
+    before = fingerprint()
+    assert zombie_api.get(f"/api/race/events/{race.pk}/bibs/ZZZ-ZZZ/").status_code == 404
+    assert fingerprint() == before
