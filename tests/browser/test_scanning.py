@@ -14,9 +14,12 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_helpers import screenshot
+from club.models import Member, Sanction
+from club.services.chrony import replica_register
 from race.balise_codes import typed_code
 from race.models import Checkpoint
 from race.services.running import entry_start
+from test_airsoft_phones import terrier
 from test_phone_app import make_game
 from test_race_phones import in_thread, open_in_french, rugles_by_night
 
@@ -72,15 +75,19 @@ def camera_browser(browser, camera_picture):
 
 @pytest.fixture
 def camera_phone(camera_browser, server_url):
-    """A phone with that camera and no BarcodeDetector; `phone.workers` lists the URL of
-    every worker its page started."""
+    """A phone as tests/browser/conftest.py `phone` opens one, with that camera and no
+    BarcodeDetector; `page.workers_seen` lists the URL of every worker its page started."""
     contexts = []
 
     def open_phone(lang: str = "fr", init_script: str | None = None, chosen: bool = True,
                    tablet: bool = False):
-        context = camera_browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                                             has_touch=True, locale="en-GB",
-                                             permissions=["camera"])
+        context = camera_browser.new_context(
+            viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+            has_touch=True, locale={"fr": "fr-FR", "es": "es-ES", "en": "en-GB"}[lang],
+            extra_http_headers={"Accept-Language": lang} if chosen else None,
+            permissions=["camera"])
+        if chosen:
+            context.add_cookies([{"name": "django_language", "value": lang, "url": server_url}])
         context.add_init_script(NO_BARCODE_DETECTOR + (init_script or ""))
         contexts.append(context)
         page = context.new_page()
@@ -196,3 +203,41 @@ def test_the_organisers_print_each_balise_with_the_code_under_its_qr(server_url,
         typed_code(Checkpoint.objects.get(course=night.famille, code="31").qr))
     expect(label.locator("svg")).to_have_count(1)
     assert re.search(r"Impossible de scanner \? Tapez ce code :", label.inner_text())
+
+
+def test_a_referee_scans_a_player_and_the_chrony_a_pass_label(server_url, camera_phone,
+                                                              camera_picture):
+    event, orga, players, links = terrier(server_url)
+    for licence, label in (("RAT-0002", "M4 CQB"), ("RAT-0003", "Glock 17")):
+        replica_register(event=event, member=Member.objects.get(licence_number=licence),
+                         label=label, type="rifle", calibre_mm=6, by=orga)
+    glock = event.replicas.get(label="Glock 17")
+    referee = camera_phone("fr")
+    referee.goto(links["referee"])
+    referee.locator("form button").click()  # the login page's button
+    staff = referee.locator("#staff-panels")
+
+    # The player's phone shows their QR: scanned, the sanction names their character.
+    write_camera_picture(camera_picture, f"{server_url}/?patient={players['karim'].code}")
+    staff.get_by_role("tab", name="Sanctions").click()
+    staff.get_by_role("button", name="Scanner son QR code").click()
+    expect(staff.get_by_label("N° de licence du joueur")).to_have_value(players["karim"].code)
+    staff.get_by_label("Motif (obligatoire)").fill("A tiré à moins de 3 m")
+    staff.get_by_role("button", name="Enregistrer la sanction").click()
+    expect(staff.locator(".sanction-result")).to_contain_text("Enregistrée : avertissement — Karim Benali")
+    assert Sanction.objects.get().character == players["karim"]
+
+    # At a control, the pass label's QR (the replica's code) chooses the replica.
+    write_camera_picture(camera_picture, glock.code)
+    staff.get_by_role("tab", name="Chrony").click()
+    measure = staff.locator("form.check-form")
+    measure.get_by_role("button", name="Scanner l'étiquette chrony").click()
+    expect(measure.locator(".pass-note")).to_have_text("Choisie : Glock 17 de Hugo Petit.")
+    expect(measure.get_by_label("Réplique")).to_have_value(str(glock.pk))
+    # A code typed wrong chooses nothing and says so.
+    measure.get_by_label("Code de l'étiquette chrony").fill("zzzz")
+    measure.get_by_role("button", name="Chercher").click()
+    expect(measure.locator(".pass-note")).to_have_text("Aucune réplique du jour n'a le code ZZZZ.")
+    expect(measure.get_by_label("Réplique")).to_have_value(str(glock.pk))
+    assert any(url.endswith("/static/frontend/js/scan_worker.js") for url in referee.workers_seen)
+    assert referee.errors == []
