@@ -51,7 +51,7 @@ function sanctionsPanel(eventId, { organiser, players, get, send }) {
   const endsLabel = h("label", { hidden: true }, t("Excluded until"), endsAt);
   const reason = h("textarea", { name: "reason", rows: 2, required: true, maxlength: 2000, "aria-label": t("Reason (required)") });
   const cheating = h("input", { type: "checkbox", name: "cheating" });
-  // The player's QR (their phone's, or a sheet's code typed): named by their character.
+  // A player's QR scanned (their phone shows it, `?patient=CODE`) names their character.
   let scannedCode = null;
   const scan = scanControl({ label: t("Scan their QR code"), say: (words) => show(h("p", { class: "message" }, words)),
     onText: (text) => { scannedCode = codeFromLink(text, "patient"); reference.value = scannedCode; } });
