@@ -82,9 +82,11 @@ def journal_entries(event: Event, *, after_id: int = 0, character_id: int | None
 
 
 def clean_code(code: str) -> str | None:
-    """A printed code (a character's, an object's) as stored, or None: codes are letters
-    and digits, and anything else (a NUL breaks PostgreSQL) matches nothing."""
-    wanted = (code or "").strip().upper()
+    """A printed code (a character's, an object's) as stored, from what a person typed: in
+    any case, with the spaces or dashes they put in to keep their place ("k7p-q2m"). None
+    when the rest is not letters and digits: anything else (a NUL breaks PostgreSQL)
+    matches nothing."""
+    wanted = "".join((code or "").split()).replace("-", "").upper()
     return wanted if wanted.isascii() and wanted.isalnum() else None
 
 

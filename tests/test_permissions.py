@@ -622,6 +622,8 @@ MATRIX += [
      {"reason": "contact"}, narrators(200)),
     ("race/<int:event_id>/results/", "get", "/race/{race}/results/", None, everyone(200)),
     ("race/<int:event_id>/results.csv", "get", "/race/{race}/results.csv", None, everyone(200)),
+    ("race/<int:event_id>/balises/", "get", "/race/{race}/balises/", None,
+     expect(anonymous=302, narrator=200)),
 ]
 PREFIXES = ("admin/",)  # the admin site's own routes: its staff and permission checks
 
