@@ -91,6 +91,21 @@ def _behind(event_id: int, held: dict[int, int]) -> list[dict]:
 # view), about 40,000.
 MAX_MESSAGE_CHARS = 65_536
 MAX_HELD = 5_000
+# The narrators' view on connect goes in parts of this many characters: daphne refuses to
+# send a websocket message over 1 MiB (`websocket_max_message_size`) and closes the
+# connection, and a snapshot weighs 1.5 to 5 KB, so 700 characters in one message would
+# leave the narrators of a big event without a live view at all.
+EVENT_SNAPSHOT_PART = 100
+
+
+def event_snapshot_parts(view: dict) -> list[dict]:
+    """The narrators' first message as `parts` messages numbered by `part` (from 0): the
+    screen starts afresh at part 0 and adds the characters of the others."""
+    characters = view["characters"]
+    chunks = [characters[i:i + EVENT_SNAPSHOT_PART]
+              for i in range(0, len(characters), EVENT_SNAPSHOT_PART)] or [[]]
+    return [{**view, "characters": chunk, "part": number, "parts": len(chunks)}
+            for number, chunk in enumerate(chunks)]
 
 
 def _number(value) -> float | None:
@@ -162,7 +177,9 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         if first is None:               # deleted in between
             await self.close(code=4403)
             return
-        await self._send(first)
+        # Sent before any group message is handled: the parts arrive one after the other.
+        for message in (event_snapshot_parts(first) if first["type"] == "event_snapshot" else [first]):
+            await self._send(message)
 
     async def _join(self) -> None:
         for group in self.groups_joined:

@@ -248,3 +248,30 @@ async def test_an_effect_for_one_character_reaches_only_that_phone(
     assert await alice.receive_nothing(timeout=0.3)
     for phone in (alice, bruno, narrators):
         await phone.disconnect()
+
+
+async def test_narrators_of_a_big_event_get_its_view_in_parts_small_enough_to_send(
+        event, player, player_api, narrator_api):
+    """daphne closes a websocket whose message would exceed 1 MiB: 700 characters in one
+    view did, and the narrators of a big event had no live view at all."""
+    import json
+
+    from players.services import character_create
+    await sync_to_async(lambda: [character_create(event=event, name=f"Joueur {i:03d}", sheet={"combat_base": 2})
+                                 for i in range(249)])()
+    await sync_to_async(act)(player_api, player, "hit_wounding", key="hit-1")
+    narrators, connected, _ = await connect(narrator_api, f"event={event.pk}")
+    assert connected
+    first = await narrators.receive_json_from(timeout=10)
+    assert (first["type"], len(first["characters"]), first.get("parts")) == ("event_snapshot", 100, 3)
+    parts = [first] + [await narrators.receive_json_from(timeout=10) for _ in range(2)]
+    assert [(m["type"], m["part"], m["parts"]) for m in parts] == [("event_snapshot", n, 3) for n in range(3)]
+    assert [len(m["characters"]) for m in parts] == [100, 100, 50]
+    assert all(len(json.dumps(m)) < 1024 * 1024 / 4 for m in parts)
+    names = [c["character"]["name"] for m in parts for c in m["characters"]]
+    assert len(set(names)) == 250 and names[0] == "Alice"    # soonest deadline first, across the parts
+
+    # The live channel goes on after the parts.
+    await sync_to_async(act)(player_api, player, "hit_wounding", key="hit-2")
+    assert (await next_snapshot(narrators))["character"]["id"] == player.pk
+    await narrators.disconnect()
