@@ -290,7 +290,7 @@ def test_an_excluded_member_is_refused_at_check_in(server_url, phone):
     staff.get_by_role("button", name="Chercher dans le registre").click()
     staff.locator(".members li", has_text="Inès Garnier").get_by_role("button", name="Inscrire").click()
     expect(staff.locator(".checkin-result")).to_contain_text("Inès Garnier est inscrit·e. Équipe Bleus.")
-    expect(organiser.locator("tbody tr")).to_have_count(4)
+    expect(organiser.locator(".char-row")).to_have_count(4)
 
     # Organisers pick a player from the live list, and may record a grave fault.
     staff.get_by_role("tab", name="Sanctions").click()
@@ -299,7 +299,7 @@ def test_an_excluded_member_is_refused_at_check_in(server_url, phone):
     staff.get_by_label("Motif (obligatoire)").fill("Alcool sur le terrain")
     staff.get_by_role("button", name="Enregistrer la sanction").click()
     expect(staff.locator(".sanction-result")).to_contain_text("Enregistrée : sortie de la partie en cours — Karim Benali")
-    expect(organiser.locator("tr", has_text="Karim Benali")).to_contain_text("Sorti de la partie")
+    expect(organiser.locator(".char-row", has_text="Karim Benali")).to_contain_text("Sorti de la partie")
     organiser.screenshot(path="/tmp/airsoft/organiser.png", full_page=True,
                          style="#topbar { position: static !important; }")
     assert organiser.errors == []

@@ -59,12 +59,14 @@ def test_the_narrator_sets_traits_the_player_reads_and_sees_the_rule_options(ser
     player.locator("form button").click()  # the login page's button
     narrator.goto(links["narrator"])
     narrator.locator("form button").click()  # the login page's button
-    narrator.locator("tr", has_text="Alice").get_by_role("checkbox").check()
+    narrator.locator(".char-row", has_text="Alice").get_by_role("checkbox").check()
+    narrator.get_by_role("button", name="Envoyer un effet").click()   # the sheet: one character's traits
     narrator.get_by_label("Humeur").fill("3")
     narrator.get_by_label("Empathie").fill("-1")
     narrator.locator("form.psych button").click()
     expect(player.locator(".traits")).to_contain_text("Humeur 3 · Empathie -1")
 
+    narrator.get_by_role("button", name="Fermer").click()
     narrator.locator("details.options-panel summary").click()
     expect(narrator.locator(".options")).to_contain_text("union_window_s")
     expect(narrator.locator(".options")).to_contain_text("inert_end")

@@ -114,8 +114,9 @@ def test_the_narrator_pushes_an_effect_and_pauses_the_game(server_url, phone):
     narrator = phone("en")
     narrator.goto(game.links["narrator"])
     narrator.locator("form button").click()  # the login page's button
-    expect(narrator.locator("tbody tr")).to_have_count(2)
-    narrator.locator("tr", has_text="Alice").get_by_role("checkbox").check()
+    expect(narrator.locator(".char-row")).to_have_count(2)
+    narrator.locator(".char-row", has_text="Alice").get_by_role("checkbox").check()
+    narrator.get_by_role("button", name="Push an effect").click()   # the sheet, from anywhere
     narrator.get_by_placeholder("Effet : …").fill("Effet : tu as froid")
     narrator.get_by_placeholder("Minutes (empty: until removed)").fill("10")
     narrator.get_by_role("button", name="Push", exact=True).click()
@@ -124,7 +125,7 @@ def test_the_narrator_pushes_an_effect_and_pauses_the_game(server_url, phone):
 
     declare(narrator, "Pause the game")
     expect(player.locator(".paused")).to_be_visible()
-    expect(narrator.locator("tr", has_text="Alice")).to_contain_text("Effet : tu as froid")
+    expect(narrator.locator(".char-row", has_text="Alice")).to_contain_text("Effet : tu as froid")
     screenshot(narrator, "narrator-en")
     assert player.errors == [] and narrator.errors == []
 
@@ -181,13 +182,13 @@ def test_a_phone_whose_clock_is_wrong_shows_the_right_countdown(server_url, phon
 SCREEN_WORDS = {
     "fr": {"medic": "Médecin", "patient": "Code du patient", "find": "Chercher", "treat": "Soigner Alice",
            "first_aid": "Premiers secours", "push": "Envoyer un effet", "journal": "Afficher le journal",
-           "state": "En pleine forme"},
+           "state": "En pleine forme", "close": "Fermer"},
     "es": {"medic": "Médico", "patient": "Código del paciente", "find": "Buscar", "treat": "Tratar a Alice",
            "first_aid": "Primeros auxilios", "push": "Enviar un efecto", "journal": "Mostrar el diario",
-           "state": "En plena forma"},
+           "state": "En plena forma", "close": "Cerrar"},
     "en": {"medic": "Medic", "patient": "Patient code", "find": "Find", "treat": "Treat Alice",
            "first_aid": "First aid", "push": "Push an effect", "journal": "Show the journal",
-           "state": "Healthy"},
+           "state": "Healthy", "close": "Close"},
 }
 
 
@@ -208,8 +209,10 @@ def test_the_medic_and_narrator_screens_speak_each_language(server_url, phone, l
     narrator = phone(lang)
     narrator.goto(game.links["narrator"])
     narrator.locator("form button").click()  # the login page's button
-    expect(narrator.locator("tr", has_text="Alice")).to_contain_text(words["state"])
+    expect(narrator.locator(".char-row", has_text="Alice")).to_contain_text(words["state"])
+    narrator.get_by_role("button", name=words["push"]).click()
     expect(narrator.get_by_role("heading", name=words["push"])).to_be_visible()
+    narrator.get_by_role("button", name=words["close"]).click()
     narrator.get_by_role("button", name=words["journal"]).click()
     expect(narrator.locator(".journal li").first).to_be_visible()
     screenshot(narrator, f"narrator-{lang}")

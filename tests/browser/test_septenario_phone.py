@@ -184,14 +184,16 @@ def test_narrators_push_a_named_effect_and_schedule_a_dawn(server_url, phone):
     narrator = phone("en", chosen=False)
     narrator.goto(links["narrator"])
     narrator.locator("form button").click()  # the login page's button
-    expect(narrator.locator("tbody tr")).to_have_count(2)
+    expect(narrator.locator(".char-row")).to_have_count(2)
     expect(narrator.locator("html")).to_have_attribute("lang", "es")
 
-    narrator.locator("tr", has_text="Lucía").get_by_role("checkbox").check()
+    narrator.locator(".char-row", has_text="Lucía").get_by_role("checkbox").check()
+    narrator.get_by_role("button", name="Enviar un efecto").click()
     narrator.get_by_label("Efecto del catálogo").select_option("derribo")
     narrator.get_by_role("button", name="Enviar", exact=True).click()
     expect(player.locator(".effects")).to_contain_text("Derribo: Caes al suelo.")
 
+    narrator.get_by_role("button", name="Cerrar").click()
     days = narrator.locator(".days-panel")
     expect(days).to_be_visible()
     due = (timezone.localtime() + timedelta(hours=2)).strftime("%Y-%m-%dT%H:%M")
@@ -217,7 +219,7 @@ def test_every_game_has_the_emergency_button_and_gn_fr_no_body_map(server_url, p
     organiser = phone("fr")
     organiser.goto(f"{server_url}/login/{login_token_issue(event=event, user=narrator)}")
     organiser.locator("form button").click()  # the login page's button
-    expect(organiser.locator("tbody tr")).to_have_count(1)
+    expect(organiser.locator(".char-row")).to_have_count(1)
     expect(organiser.locator(".days-panel")).to_be_hidden()          # no days in gn_fr
     page = phone("fr", chosen=False)
     page.goto(f"{server_url}/login/{login_token_issue(event=event, user=alice.user)}")

@@ -1,0 +1,214 @@
+// The narrators' list of characters, made for an event of hundreds: a search by name, code
+// or team, one chip per state with its count (a tap filters), the selection the push sheet
+// acts on, the "next to fall" strip, and one compact row per character. Only the rows on
+// screen (and a margin) are in the page: every row has the same height, so the position of
+// the n-th is known without drawing the others, and 3,000 characters scroll like 30.
+import { limbStatus } from "./body.js";
+import { countdownElement } from "./countdown.js";
+import { t } from "./i18n.js";
+import { nextToFall } from "./next_to_fall.js";
+import { h, mount } from "./util.js";
+
+export const ROW_HEIGHT = 56;   // px; the stylesheet's .char-row says the same
+const MARGIN_ROWS = 8;          // drawn above and below the visible rows: a fast flick shows no gap
+
+// "Vipères" is found by "viperes": searches ignore case and accents.
+const fold = (text) => String(text || "").normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+const searchText = new WeakMap();   // snapshot -> its folded name, code and team
+
+function haystack(snap) {
+  if (!searchText.has(snap)) {
+    const { name, code, team } = snap.character;
+    searchText.set(snap, fold(`${name} ${code || ""} ${team || ""}`));
+  }
+  return searchText.get(snap);
+}
+
+// `characters()`: the snapshots; `ruleset()`: the ruleset (states, their order and severity)
+// or null offline; `selected`: the ids the sheet acts on (a Set shared with the screen);
+// `onSelection()`: called when it changes.
+export function liveList({ characters, ruleset, selected, onSelection }) {
+  let query = "";
+  let state = "";
+  let sortBy = "deadline";
+  let shown = [];
+  let drawn = new Map();   // character id -> { snap, picked, el } of the rows in the page
+  let flashed = null;      // the row a tap on the strip pointed at, outlined for a moment
+  let frame = 0;
+
+  const search = h("input", { type: "search", class: "list-search", enterkeyhint: "search", autocomplete: "off",
+    placeholder: t("Name, code or team"), "aria-label": t("Find a character"),
+    oninput: () => { query = search.value; refresh({ toTop: true }); },
+    onkeydown: (e) => { if (e.key === "Enter") search.blur(); } });
+  const sort = h("button", { type: "button", class: "sort", onclick: () => {
+    sortBy = sortBy === "deadline" ? "name" : "deadline";
+    refresh({ toTop: true });
+  } });
+  const chips = h("div", { class: "chips", role: "group", "aria-label": t("Filter by state") });
+  const counts = h("span", { class: "count", role: "status" });
+  // Ticks every row the search and the filter show (or unticks them when all are ticked).
+  const all = h("input", { type: "checkbox", class: "select-shown", "aria-label": t("Select all shown"),
+    onchange: () => {
+      const every = shown.length && shown.every((snap) => selected.has(snap.character.id));
+      for (const snap of shown) { if (every) selected.delete(snap.character.id); else selected.add(snap.character.id); }
+      changed();
+    } });
+  const none = h("button", { type: "button", class: "select-none", onclick: () => { selected.clear(); changed(); } }, t("Untick all"));
+  const bar = h("div", { class: "selection-bar" }, h("label", { class: "select-all" }, all, counts), none);
+  const strip = nextToFall({ onPick: (cid) => reveal(cid) });
+  const spacer = h("div", { class: "list-spacer" });
+  const box = h("div", { class: "list-box", role: "list", "aria-label": t("Characters") }, spacer);
+  const element = h("section", { class: "card live-list" },
+    h("div", { class: "list-tools" }, search, sort), chips, bar, strip.element, box);
+
+  box.addEventListener("scroll", () => {
+    if (!frame) frame = requestAnimationFrame(() => { frame = 0; draw(); });
+  }, { passive: true });
+  const resized = new ResizeObserver(() => draw());
+  resized.observe(box);
+  // The list is as tall as the screen under the sticky top bar, whose height varies (links
+  // wrap, a waiting write adds a line).
+  const topbar = document.getElementById("topbar");
+  const barResized = new ResizeObserver(() => document.documentElement.style.setProperty("--topbar-h", `${topbar.offsetHeight}px`));
+  if (topbar) barResized.observe(topbar);
+
+  function stateList() {
+    const rs = ruleset();
+    const known = rs ? Object.entries(rs.states).map(([key, s]) => [key, s.label]) : [];
+    for (const snap of characters()) {   // offline, or a state the ruleset does not list
+      if (!known.some(([key]) => key === snap.state.key)) known.push([snap.state.key, snap.state.label]);
+    }
+    return known;
+  }
+
+  function matching() {
+    const words = fold(query).split(/\s+/).filter(Boolean);
+    return characters().filter((snap) => words.every((word) => haystack(snap).includes(word)));
+  }
+
+  function order(rows) {
+    const deadline = (s) => (s.next ? s.next.game_s : Infinity);
+    return rows.sort((a, b) => (sortBy === "deadline" ? deadline(a) - deadline(b) : 0)
+      || a.character.name.localeCompare(b.character.name));
+  }
+
+  let chipsKey = "";
+  function showChips(found) {
+    const perState = new Map();
+    for (const snap of found) perState.set(snap.state.key, (perState.get(snap.state.key) || 0) + 1);
+    // Redrawn only when a count or the filter changes: a chip being tapped stays in place.
+    const key = `${state}|${found.length}|${[...perState].join(",")}`;
+    if (key === chipsKey) return;
+    chipsKey = key;
+    const chip = (key, label, n) => h("button", { type: "button", class: "chip", dataset: { state: key },
+      "aria-pressed": String(state === key), onclick: () => { state = state === key ? "" : key; refresh({ toTop: true }); } },
+      label, h("span", { class: "n" }, String(n)));
+    mount(chips, chip("", t("All"), found.length),
+      stateList().filter(([key]) => perState.get(key) || state === key)
+        .map(([key, label]) => chip(key, label, perState.get(key) || 0)));
+  }
+
+  // Everything the list shows follows from the snapshots, the search and the filter.
+  function refresh({ toTop = false } = {}) {
+    const found = matching();
+    shown = order(state ? found.filter((snap) => snap.state.key === state) : found);
+    sort.textContent = sortBy === "deadline" ? t("By deadline") : t("By name");
+    sort.setAttribute("aria-label", sortBy === "deadline" ? t("Sorted by next deadline") : t("Sorted by name"));
+    showChips(found);
+    showCounts();
+    strip.update(characters(), ruleset());
+    if (toTop) box.scrollTop = 0;
+    draw();
+  }
+
+  function details(snap) {
+    const limbs = snap.body ? snap.body.locations.filter((loc) => loc.status !== "ok" && loc.status !== "wounded") : [];
+    return [...(snap.flags || []).map((flag) => flag.label),
+      ...limbs.map((loc) => `${loc.label}: ${limbStatus(loc.status)}`),
+      snap.load && snap.load.status !== "normal" ? snap.load.label : null,
+      ...snap.effects.map((effect) => effect.text)].filter(Boolean).join(" · ");
+  }
+
+  function rowElement(snap) {
+    const cid = snap.character.id;
+    const box_ = h("input", { type: "checkbox", "aria-label": snap.character.name,
+      onchange: () => { if (box_.checked) selected.add(cid); else selected.delete(cid); changed(); } });
+    const severity = Math.min(snap.state.severity, 4);
+    const more = details(snap);
+    return h("label", { class: `char-row severity-${severity}`, role: "listitem", dataset: { character: cid } },
+      box_,
+      h("span", { class: "who" }, h("strong", { class: "line" }, snap.character.name),
+        h("span", { class: "line sub muted" }, [snap.character.team, snap.character.code].filter(Boolean).join(" · "))),
+      h("span", { class: "what" }, h("span", { class: `line row-state severity-${severity}` }, snap.state.label),
+        more ? h("span", { class: "line sub muted hurt" }, more) : null),
+      h("span", { class: "when" }, snap.next
+        ? [countdownElement("strong", snap.next, snap, { class: "line" }),
+           h("span", { class: "line sub muted" }, "→ ", snap.next.leads_to.label)]
+        : h("span", { class: "muted" }, "—")));
+  }
+
+  function draw() {
+    spacer.style.height = `${shown.length * ROW_HEIGHT}px`;
+    const height = box.clientHeight || window.innerHeight;
+    const first = Math.max(0, Math.floor(box.scrollTop / ROW_HEIGHT) - MARGIN_ROWS);
+    const last = Math.min(shown.length, Math.ceil((box.scrollTop + height) / ROW_HEIGHT) + MARGIN_ROWS);
+    const kept = new Map();
+    for (let i = first; i < last; i += 1) {
+      const snap = shown[i];
+      const cid = snap.character.id;
+      const row = drawn.get(cid) && drawn.get(cid).snap === snap ? drawn.get(cid) : { snap, el: rowElement(snap) };
+      const picked = selected.has(cid);
+      row.el.querySelector("input").checked = picked;
+      row.el.classList.toggle("picked", picked);
+      row.el.classList.toggle("flash", flashed === cid);
+      row.el.style.transform = `translateY(${i * ROW_HEIGHT}px)`;
+      kept.set(cid, row);
+    }
+    for (const [cid, row] of drawn) if (kept.get(cid) !== row) row.el.remove();
+    drawn = kept;
+    // Rows already in the page stay where they are (a row moved out and back while a
+    // finger is on it would lose the tap); new ones go in order among them.
+    let cursor = spacer.firstChild;
+    for (const row of kept.values()) {
+      if (row.el === cursor) cursor = cursor.nextSibling;
+      else spacer.insertBefore(row.el, cursor);
+    }
+  }
+
+  function showCounts() {
+    counts.textContent = t("Shown: %(shown)s · selected: %(selected)s", { shown: shown.length, selected: selected.size });
+    const ticked = shown.filter((snap) => selected.has(snap.character.id)).length;
+    all.checked = ticked > 0 && ticked === shown.length;
+    all.indeterminate = ticked > 0 && ticked < shown.length;
+    none.hidden = !selected.size;
+  }
+
+  function changed() {
+    showCounts();
+    draw();
+    onSelection();
+  }
+
+  // Bring a character's row into the middle of the list (the search and filter give way
+  // when they hide it) and outline it for a moment.
+  function reveal(cid) {
+    if (!shown.some((snap) => snap.character.id === cid)) {
+      query = ""; state = ""; search.value = "";
+      refresh();
+    }
+    const index = shown.findIndex((snap) => snap.character.id === cid);
+    if (index < 0) return;
+    box.scrollTop = Math.max(0, index * ROW_HEIGHT - (box.clientHeight - ROW_HEIGHT) / 2);
+    flashed = cid;
+    draw();
+    setTimeout(() => { if (flashed === cid) { flashed = null; draw(); } }, 1600);
+  }
+
+  return {
+    element,
+    refresh,
+    reveal,
+    shown: () => shown,
+    stop() { resized.disconnect(); barResized.disconnect(); cancelAnimationFrame(frame); },
+  };
+}
