@@ -32,7 +32,7 @@ export function liveList({ characters, ruleset, selected, onSelection }) {
   let state = "";
   let sortBy = "deadline";
   let shown = [];
-  let drawn = new Map();   // character id -> { snap, picked, el } of the rows in the page
+  let drawn = new Map();   // character id -> { snap, el }: the rows in the page
   let flashed = null;      // the row a tap on the strip pointed at, outlined for a moment
   let frame = 0;
 
