@@ -126,6 +126,10 @@ def test_the_narrator_finds_anyone_of_300_and_sees_who_falls_next(server_url, ph
     for state in page.locator(".char-row .row-state").all_text_contents():
         assert state == "Blessé"
     assert scroll_until_shown(page, "Joueur 295") <= 3    # the last of the 43 wounded
+    page.get_by_role("checkbox", name="Cocher les affichés").check()   # every wounded one, ready for the sheet
+    expect(page.locator(".selection-bar .count")).to_have_text(f"Affichés : {wounded} · cochés : {wounded}")
+    expect(page.get_by_role("button", name=f"Envoyer un effet (cochés : {wounded})")).to_be_visible()
+    page.get_by_role("button", name="Tout décocher").click()
     page.locator(".chip", has_text="Tous").click()
     expect(page.locator(".selection-bar .count")).to_have_text("Affichés : 300 · cochés : 0")
     assert page.errors == []
