@@ -247,7 +247,7 @@ def test_emergencia_is_one_tap_and_a_confirmation_on_every_screen(server_url, ph
     expect(player.locator(".paused")).to_be_visible()
 
     narrator = log_in(phone("es", tablet=tablet), links["narrator"])
-    expect(narrator.locator("tbody tr")).to_have_count(2)
+    expect(narrator.locator(".char-row")).to_have_count(2)
     narrator.get_by_role("button", name=words["emergency"]).click()
     narrator.get_by_role("dialog").get_by_role("button", name=words["stop"]).click()
     expect(narrator.locator(".emergency-status")).to_contain_text(words["declared"])
