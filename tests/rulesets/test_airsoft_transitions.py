@@ -171,6 +171,8 @@ def test_appendix_A_defaults():
         "require_retour_en_jeu_call": True, "off_game_reentry": "via_spawn",
         "cheating_first_offence": "light",
         "max_power_joule": 1.2, "calibre_mm": 6, "full_auto": "forbidden",
+        # Not in appendix A: how far back a hit declared in a dead zone may count (the app's).
+        "late_declaration_max_s": 1800,
     }
 
 
