@@ -10,20 +10,23 @@ its own rows (players/privacy.py); this module does players' and the journal.
 """
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 
 from django.contrib.admin.models import LogEntry
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from common.deadlines import due_each
 from common.idempotency import records_forget, records_scrub
 from rulesets import RuleRefused
 
 from . import observers, privacy
 from .models import Character, Event, JournalEntry, LoginToken
 from .privacy import PRIVACY, Person, Scrub
-from .privacy_selectors import (SHEET_NOTES, iso, person_export_document, person_for_erasure,
-                                person_in_event, person_words)
+from .privacy_selectors import (SHEET_NOTES, events_with_end, iso, person_export_document,
+                                person_for_erasure, person_in_event, person_words,
+                                persons_of_event)
 from .services import journal_write
 
 RETENTION_DAYS_MIN, RETENTION_DAYS_MAX = 1, 3650
@@ -171,3 +174,40 @@ def event_retention_set(*, event: Event, days, by) -> Event:
     journal_write(event=event, kind=PRIVACY, what="retention_set", at=timezone.now(), by=by,
                   detail={"before": before, "after": days})
     return event
+
+
+def events_personal_data_purge(*, now: datetime | None = None) -> int:
+    """Beat's daily task: every event past its retention purged, one transaction each.
+    Returns how many were purged."""
+    now = now or timezone.now()
+    pending = Event.objects.filter(personal_data_purged_at__isnull=True)
+    purged = 0
+    for days in sorted(set(pending.values_list("retention_days", flat=True))):
+        purged += due_each(events_with_end(pending.filter(retention_days=days)), field="ended_at",
+                           due_by=now - timedelta(days=days),
+                           apply=lambda pk: event_personal_data_purge(event_id=pk, now=now))
+    return purged
+
+
+@transaction.atomic
+def event_personal_data_purge(*, event_id: int, now: datetime) -> bool:
+    """One event past its retention: everyone it holds erased as at an organiser's request
+    (except club members still playing elsewhere or under a ban), then what the apps hold
+    beyond the people (a race's phone numbers). Done once: the event records when."""
+    # Claimed: a second worker skips it rather than waits, and finds it purged afterwards.
+    event = (events_with_end(Event.objects.select_for_update(skip_locked=True))
+             .filter(pk=event_id, personal_data_purged_at__isnull=True).first())
+    if event is None or event.ended_at + timedelta(days=event.retention_days) > now:
+        return False
+    persons = persons_of_event(event)
+    scrub = _persons_erase(persons)
+    for purge in privacy.event_purgers.reactions:
+        scrub = scrub | Scrub(purge(event=event, scrub=scrub))
+    event_ids = {event.pk}.union(*(p.event_ids for p in persons))
+    _records_pseudonymise(event_ids=event_ids, scrub=scrub, persons=persons)
+    event.personal_data_purged_at = now
+    event.save(update_fields=["personal_data_purged_at"])
+    journal_write(event=event, kind=PRIVACY, what="personal_data_purged", at=now,
+                  detail={"retention_days": event.retention_days, "ended_at": iso(event.ended_at),
+                          "persons": len(persons)})
+    return True
