@@ -1,10 +1,13 @@
 """The effects let go of a person's names (players/privacy.py): their requests to the
-organisers, the answers and the effects texts keep what they say, without the names."""
+organisers, the answers, the effects' texts and the objects' labels of their events keep
+what they say, without the names."""
 from __future__ import annotations
 
 from django.db.models import Q
 
-from ..models import Effect, OrganiserRequest
+from ..models import Effect, Item, OrganiserRequest
+
+ITEM_TEXTS = ("name", "tag_text", "secret_text", "effect_text")
 
 
 def effects_person_erase(*, person, scrub) -> None:
@@ -21,3 +24,10 @@ def effects_person_erase(*, person, scrub) -> None:
         if text != effect.text:
             effect.text = text
             effect.save(update_fields=["text"])
+    for item in Item.objects.filter(event_id__in=person.event_ids):
+        texts = {field: scrub(getattr(item, field)) for field in ITEM_TEXTS}
+        if any(texts[field] != getattr(item, field) for field in ITEM_TEXTS):
+            for field, value in texts.items():
+                setattr(item, field, value)
+            item.name = item.name[:200]
+            item.save(update_fields=list(ITEM_TEXTS))

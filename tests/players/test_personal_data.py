@@ -9,6 +9,7 @@ from rest_framework.test import APIClient
 
 from club.services.chrony import replica_register
 from club.services.sanctions import sanction_record
+from effects.services.items import item_create
 from effects.services.requests import request_ask
 from fixtures import act, check_in, client_for, database_text, game, new_member  # noqa: F401
 from health.models import HealthState
@@ -33,7 +34,8 @@ def _subscribe(user, endpoint):
 def people(game, narrator_user, narrator_api):
     """Karim and Denis, club members checked in to the airsoft game, each with an
     account, a login link, a push subscription, a sanction, and what they did in the
-    game; Karim also has a replica, a request to the organisers and notes on his sheet."""
+    game; Karim also has a replica, a request to the organisers, notes on his sheet and
+    an envelope that names him."""
     found = {}
     for who, phone in ((KARIM, KARIM_PHONE), (DENIS, "+33 7 00 00 00 01")):
         member = new_member(game, narrator_user, **who)
@@ -61,6 +63,8 @@ def people(game, narrator_user, narrator_api):
     replica_register(event=game, member=found["Karim Benali"]["member"], label="M4 de Kaïman",
                      type="rifle", calibre_mm=6, by=narrator_user)
     request_ask(character=karim, text="Kaïman force le cadenas du bunker", by=user)
+    item_create(event=game, by=narrator_user, name="Lettre pour Kaïman", kind="envelope",
+                secret_text="Karim Benali, rejoins les Bleus à la croisée")
     karim_api, denis_api = client_for(user), client_for(denis.user)
     assert act(karim_api, karim, "arrived_at_spawn").status_code == 200
     assert act(denis_api, denis, "respawn").status_code == 200
@@ -92,7 +96,7 @@ def test_the_export_holds_everything_on_the_person_and_nothing_of_another(game, 
                                                                          narrator_api):
     karim = people["karim"]
 
-    response = narrator_api.get(f"/api/characters/{karim.pk}/personal-data/")
+    response = narrator_api.post(f"/api/characters/{karim.pk}/export/", {}, format="json")
 
     assert response.status_code == 200, response.content
     assert "attachment" in response["Content-Disposition"]
@@ -190,6 +194,19 @@ def test_erasing_twice_answers_the_same_and_changes_nothing(game, people, narrat
     assert database_text() == text
 
 
+def test_an_erasure_retried_with_its_key_is_replayed(game, people, narrator_api):
+    url, key = f"/api/characters/{people['karim'].pk}/erase/", "erase-karim-1"
+    first = narrator_api.post(url, {"confirm": True}, format="json", HTTP_IDEMPOTENCY_KEY=key)
+    lines = JournalEntry.objects.count()
+
+    again = narrator_api.post(url, {"confirm": True}, format="json", HTTP_IDEMPOTENCY_KEY=key)
+
+    assert again.status_code == first.status_code == 200
+    assert again["Idempotent-Replayed"] == "true"
+    assert again.json()["pseudonym"] == first.json()["pseudonym"]
+    assert JournalEntry.objects.count() == lines
+
+
 def test_the_pseudonym_is_stable_for_one_person_and_differs_between_two(game, people,
                                                                         narrator_api):
     karim, denis = people["karim"], people["denis"]
@@ -233,7 +250,7 @@ def stranger_api(clock):
 
 
 @pytest.mark.parametrize("method, path, body", [
-    ("get", "/api/characters/{karim}/personal-data/", None),
+    ("post", "/api/characters/{karim}/export/", {}),
     ("post", "/api/characters/{karim}/erase/", {"confirm": True}),
     ("get", "/api/events/{game}/personal-data/", None),
     ("post", "/api/events/{game}/personal-data/", {"retention_days": 1}),
