@@ -89,7 +89,7 @@ api = [
     path("games/<int:game_id>/start/", games.GameStartApi.as_view()),
     path("games/<int:game_id>/end/", games.GameEndApi.as_view()),
     # Personal data (docs/operations.md): a person's export and erasure, the retention.
-    path("characters/<int:character_id>/personal-data/", privacy.PersonExportApi.as_view()),
+    path("characters/<int:character_id>/export/", privacy.PersonExportApi.as_view()),
     path("characters/<int:character_id>/erase/", privacy.PersonEraseApi.as_view()),
     path("events/<int:event_id>/personal-data/", privacy.EventPersonalDataApi.as_view()),
 ]

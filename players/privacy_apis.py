@@ -17,10 +17,16 @@ from .selectors import event_for_narrator
 
 
 class PersonExportApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Everything the event holds on a "
-                   "character's person, as one JSON document (organisers); journalled")
-    def get(self, request, character_id):
+    class ExportInput(serializers.Serializer):
+        pass
+
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=None, summary="Everything the event "
+                   "holds on a character's person, as one JSON document (organisers). A POST: "
+                   "the journal records who exported whom. No Idempotency-Key: the document "
+                   "is never stored, a retry exports again.")
+    def post(self, request, character_id):
         character = character_for_organiser(request.user, character_id)
+        self.ExportInput(data=request.data).is_valid(raise_exception=True)  # a JSON object
         document = services.person_export(character=character, by=request.user)
         response = answer(request, document)
         response["Content-Disposition"] = (

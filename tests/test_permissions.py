@@ -558,7 +558,7 @@ MATRIX = [
     ("api/games/<int:game_id>/start/", "post", "/api/games/{game}/start/", None, narrators(200)),
     ("api/games/<int:game_id>/end/", "post", "/api/games/{game}/end/", None, narrators(409)),
     # Personal data: the event's organisers; a player is refused even their own (403).
-    (CHARACTER + "personal-data/", "get", "/api/characters/{player}/personal-data/", None,
+    (CHARACTER + "export/", "post", "/api/characters/{player}/export/", {},
      expect(player=403, narrator=200)),
     (CHARACTER + "erase/", "post", "/api/characters/{player}/erase/", {"confirm": True},
      expect(player=403, narrator=200)),

@@ -160,7 +160,8 @@ def test_the_end_is_the_last_day_still_to_come_and_an_export_does_not_move_it(
     day_schedule(event=larp, kind="dawn", due_at=START + timedelta(days=10), by=narrator_user)
     clock.advance(95 * DAY)
     narrator_api = client_for(narrator_user)  # the first session expired meanwhile
-    assert narrator_api.get(f"/api/characters/{alice.pk}/personal-data/").status_code == 200
+    assert narrator_api.post(f"/api/characters/{alice.pk}/export/", {},
+                             format="json").status_code == 200
     shown = narrator_api.get(f"/api/events/{larp.pk}/personal-data/").json()
     assert shown["ended_at"] == (START + timedelta(days=10)).isoformat()
     assert shown["purge_due_at"] == (START + timedelta(days=100)).isoformat()
@@ -208,6 +209,8 @@ def test_beat_runs_the_purge_daily():
 
 @pytest.mark.django_db(transaction=True)
 def test_an_event_another_worker_is_purging_is_left_to_it(clock, race):
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks need PostgreSQL (CI runs it)")
     clock.advance(91 * DAY)
     held, release = threading.Event(), threading.Event()
 
