@@ -1,4 +1,5 @@
-"""The airsoft club's register over HTTP: members, check-in, the sanctions register.
+"""The airsoft club's register over HTTP: the event's club, members, check-in, the
+sanctions register.
 Views parse input, call one service (club/services/) and serialize the answer with the
 reads (club/selectors.py)."""
 from __future__ import annotations
@@ -10,10 +11,10 @@ from rest_framework import serializers
 from rest_framework.views import APIView
 
 from club import selectors
-from club.services import register, sanctions
+from club.services import clubs, register, sanctions
 from common.http import MAX_ID, answer
 from common.idempotency import idempotent
-from club.models import Member, Sanction
+from club.models import Club, Member, Sanction
 from players.selectors import event_for_narrator
 
 
@@ -33,6 +34,13 @@ class MemberReference(serializers.Field):
 
     def to_representation(self, value):
         return value
+
+
+def club_row(club: Club | None) -> dict | None:
+    if club is None:
+        return None
+    return {"id": club.pk, "name": club.name,
+            "events": [{"id": e.pk, "name": e.name} for e in selectors.club_events(club)]}
 
 
 def member_row(member: Member) -> dict:
@@ -70,11 +78,13 @@ class EventMembersApi(APIView):
         licence_number = serializers.CharField(max_length=40)
 
     @extend_schema(responses=OpenApiTypes.OBJECT, parameters=[OpenApiParameter("q", str)],
-                   summary="The club's members (organisers of the event): search by name, nickname or licence, 50 at most")
+                   summary="The members of the event's club (organisers of the event): search by name, nickname or licence, 50 at most")
     def get(self, request, event_id):
-        event_for_narrator(request.user, event_id)
-        found = selectors.members_search(request.query_params.get("q", "")[:100])
-        return answer(request, {"members": [member_row(m) for m in found]})
+        event = event_for_narrator(request.user, event_id)
+        club = selectors.event_club(event)
+        found = selectors.members_search(club, request.query_params.get("q", "")[:100])
+        return answer(request, {"club": {"id": club.pk, "name": club.name} if club else None,
+                                "members": [member_row(m) for m in found]})
 
     @extend_schema(responses=OpenApiTypes.OBJECT, request=EventMembersInput,
                    summary="Register a club member at this event's desk (organisers). Idempotency-Key header.")
@@ -102,7 +112,7 @@ class CheckInApi(APIView):
         data.is_valid(raise_exception=True)
 
         def run():
-            member = selectors.member_by_reference(data.validated_data["member"])
+            member = selectors.member_by_reference(event, data.validated_data["member"])
             character, created = register.member_check_in(
                 event=event, member=member, by=request.user, team_name=data.validated_data["team"])
             return answer(request, {
@@ -189,4 +199,28 @@ class SanctionRevokeApi(APIView):
             revoked = sanctions.sanction_revoke(sanction=sanction, by=request.user,
                                            reason=data.validated_data["reason"])
             return answer(request, {"sanction": sanction_row(revoked, timezone.now())})
+        return idempotent(request, run)
+
+
+class EventClubApi(APIView):
+    class EventClubInput(serializers.Serializer):
+        club = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+
+    @extend_schema(responses=OpenApiTypes.OBJECT,
+                   summary="The club whose register this event uses (organisers and referees): null before its first member")
+    def get(self, request, event_id):
+        event = selectors.event_for_staff(request.user, event_id)
+        return answer(request, {"club": club_row(selectors.event_club(event))})
+
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=EventClubInput,
+                   summary="Attach this event to a club (organisers of the event and of one of the club's events): its desk uses the club's register. 409 event_in_club. Idempotency-Key header.")
+    def post(self, request, event_id):
+        event = event_for_narrator(request.user, event_id)
+        data = self.EventClubInput(data=request.data)
+        data.is_valid(raise_exception=True)
+
+        def run():
+            club = selectors.club_for_organiser(request.user, data.validated_data["club"])
+            clubs.club_event_attach(club=club, event=event, by=request.user)
+            return answer(request, {"club": club_row(club)})
         return idempotent(request, run)

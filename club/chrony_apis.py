@@ -73,7 +73,7 @@ class EventReplicasApi(APIView):
         values = dict(data.validated_data)
 
         def run():
-            member = member_by_reference(values.pop("member"))
+            member = member_by_reference(event, values.pop("member"))
             replica = chrony.replica_register(event=event, member=member, by=request.user,
                                               **values)
             return answer(request, {"replica": replica_row(replica, None)}, status=201)

@@ -1,6 +1,6 @@
-"""The airsoft club's register: members, their check-ins to games, the sanctions
-register and the chrony station's replicas and checks. Tables created in players/ and
-combat/ keep their names."""
+"""The airsoft club's register: the clubs and their events, members, their check-ins to
+games, the sanctions register and the chrony station's replicas and checks. Tables
+created in players/ and combat/ keep their names."""
 import secrets
 
 from django.conf import settings
@@ -9,15 +9,38 @@ from django.db import models
 from players.models import Character, Event
 
 
+class Club(models.Model):
+    """Whose register it is: members' contacts, licences and sanctions belong to one
+    club, read only by the staff of its own events (club/selectors.py)."""
+
+    name = models.CharField(max_length=200)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ClubEvent(models.Model):
+    """An event of a club: the register its desk checks players in from. The link lives
+    here, not on the event: the club builds on the events, not the reverse."""
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="event_links")
+    event = models.OneToOneField(Event, on_delete=models.CASCADE, related_name="club_link")
+    attached_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                    on_delete=models.SET_NULL, related_name="+")
+    attached_at = models.DateTimeField(auto_now_add=True)
+
+
 class Member(models.Model):
-    """A person on the club's register (airsoft): it outlives any one game, and so does
+    """A person on a club's register (airsoft): it outlives any one game, and so does
     their sanctions' history. A game's character points to it once they check in."""
 
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="members")
     name = models.CharField(max_length=200)
     nickname = models.CharField(max_length=100, blank=True, default="")
     phone = models.CharField(max_length=40)
     email = models.EmailField(blank=True, default="")
-    licence_number = models.CharField(max_length=40, unique=True,
+    licence_number = models.CharField(max_length=40,
                                       help_text="Licence or club member number.")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -26,6 +49,9 @@ class Member(models.Model):
 
     class Meta:
         db_table = "players_member"
+        # Unique in its club only: two clubs may each number a member "A-123".
+        constraints = [models.UniqueConstraint(fields=["club", "licence_number"],
+                                               name="member_unique_licence_in_club")]
 
 
 class CheckIn(models.Model):

@@ -6,6 +6,11 @@ Who may do what: organisers are the event's narrators (or superusers); referees
 (Membership role "referee") record light faults only. A grave fault's sanction is decided
 by the organisers ("décision collégiale entre les orgas"); rule B13 alone may turn a
 referee's light sanction for repeated cheating into a grave one.
+
+The register is a club's: its members' contacts, licences and sanctions are read by the
+organisers and referees of that club's events (and superusers), never by the staff of
+another club's or of an unrelated event on the same server, who find nobody (404, as if
+unknown). An event belongs to at most one club (ClubEvent).
 """
 from __future__ import annotations
 
@@ -20,7 +25,7 @@ from common.i18n import Labels, message_labels
 from rulesets import RuleRefused, Rules, get_ruleset
 
 from players.models import Character, Event, Membership
-from club.models import ChronyCheck, Member, Replica, Sanction
+from club.models import ChronyCheck, Club, ClubEvent, Member, Replica, Sanction
 from players.selectors import character_by_code, is_narrator
 
 ORGANISER, REFEREE = "organiser", Membership.REFEREE
@@ -59,12 +64,39 @@ def event_for_staff(user, event_id: int) -> Event:
     return event
 
 
-def is_club_staff(user) -> bool:
-    """Organiser or referee of any event: the register is the club's, not one game's."""
-    if not user.is_authenticated:
+def event_club(event: Event) -> Club | None:
+    """The club whose register the event's desk uses; None before its first member."""
+    link = ClubEvent.objects.select_related("club").filter(event=event).first()
+    return link.club if link else None
+
+
+def club_events(club: Club) -> list[Event]:
+    return list(Event.objects.filter(club_link__club=club).order_by("pk"))
+
+
+def _club_roles(user, club: Club | None, roles: list[str]) -> bool:
+    if club is None or not user.is_authenticated:
         return False
     return user.is_superuser or Membership.objects.filter(
-        user=user, role__in=[Membership.NARRATOR, REFEREE]).exists()
+        user=user, role__in=roles, event__club_link__club=club).exists()
+
+
+def is_club_staff(user, club: Club | None) -> bool:
+    """Organiser or referee of an event of this club: the register is the club's, not one
+    game's, and no other club's staff reads it."""
+    return _club_roles(user, club, [Membership.NARRATOR, REFEREE])
+
+
+def is_club_organiser(user, club: Club | None) -> bool:
+    return _club_roles(user, club, [Membership.NARRATOR])
+
+
+def club_for_organiser(user, club_id: int) -> Club:
+    """The club for the organisers of one of its events; a 404 for anyone else."""
+    club = Club.objects.filter(pk=club_id).first()
+    if not is_club_organiser(user, club):
+        raise NotFound()
+    return club
 
 
 def clean_licence(raw: str) -> str:
@@ -72,16 +104,26 @@ def clean_licence(raw: str) -> str:
     return (raw or "").strip().upper()
 
 
-def member_by_reference(reference) -> Member:
-    """A member by id (a JSON number) or by licence number (a string). Never one for the
-    other: a mistyped licence must not check in whoever has that id."""
+def member_by_reference(event: Event, reference) -> Member:
+    """A member of the event's club by id (a JSON number) or by licence number (a
+    string). Never one for the other: a mistyped licence must not check in whoever has
+    that id. Another club's member is unknown here, like one who does not exist."""
+    rows = Member.objects.filter(club__event_links__event=event)
     if isinstance(reference, int):
-        found = Member.objects.filter(pk=reference).first()
+        found = rows.filter(pk=reference).first()
     else:
-        found = Member.objects.filter(licence_number=clean_licence(str(reference))).first()
+        found = rows.filter(licence_number=clean_licence(str(reference))).first()
     if found is None:
         raise RuleRefused("unknown_member", member=str(reference))
     return found
+
+
+def member_of_event_club(event: Event, member: Member) -> Member:
+    """The member, when the event's desk uses the member's club: what a service checks
+    before it ties a check-in, a sanction or a replica of the event to them."""
+    if not ClubEvent.objects.filter(event=event, club_id=member.club_id).exists():
+        raise RuleRefused("unknown_member", member=member.licence_number)
+    return member
 
 
 def sanction_target(event: Event, *, member=None, character_id: int | None = None,
@@ -92,7 +134,7 @@ def sanction_target(event: Event, *, member=None, character_id: int | None = Non
     if character_code is not None:
         character_id = character_by_code(event.pk, character_code).pk
     if character_id is None:
-        return member_by_reference(member), None
+        return member_by_reference(event, member), None
     character = (Character.objects.select_related("check_in__member")
                  .filter(pk=character_id, event=event).first())
     if character is None:
@@ -100,7 +142,7 @@ def sanction_target(event: Event, *, member=None, character_id: int | None = Non
     check_in = getattr(character, "check_in", None)
     if check_in is None:
         raise RuleRefused("member_not_linked", name=character.name)
-    return check_in.member, character
+    return member_of_event_club(event, check_in.member), character
 
 
 def member_character(event: Event, member: Member) -> Character | None:
@@ -108,8 +150,10 @@ def member_character(event: Event, member: Member) -> Character | None:
     return Character.objects.filter(event=event, check_in__member=member).first()
 
 
-def members_search(text: str, limit: int = 50) -> list[Member]:
-    rows = Member.objects.order_by("name", "pk")
+def members_search(club: Club | None, text: str, limit: int = 50) -> list[Member]:
+    if club is None:
+        return []
+    rows = Member.objects.filter(club=club).order_by("name", "pk")
     text = (text or "").strip()
     if text:
         rows = rows.filter(Q(name__icontains=text) | Q(nickname__icontains=text)
@@ -118,12 +162,13 @@ def members_search(text: str, limit: int = 50) -> list[Member]:
 
 
 def member_for_reader(user, member_id: int) -> Member:
-    """Club staff read any member; a player only the member their character is; 404
-    otherwise (nobody learns that another member exists)."""
-    member = Member.objects.filter(pk=member_id).first()
+    """The staff of the member's club read them; a player only the member their character
+    is; 404 otherwise (nobody learns that another member exists)."""
+    member = Member.objects.select_related("club").filter(pk=member_id).first()
     if member is None or not user.is_authenticated:
         raise NotFound()
-    if is_club_staff(user) or Character.objects.filter(user=user, check_in__member=member).exists():
+    if (is_club_staff(user, member.club)
+            or Character.objects.filter(user=user, check_in__member=member).exists()):
         return member
     raise NotFound()
 

@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied, RequestDataTooBig
+from django.http import Http404
 from django.utils.translation import get_language
 from rest_framework import status
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -65,6 +66,12 @@ def exception_handler(exc, context):
                           limit_kib=str(settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024))
     if isinstance(exc, RuleRefused):
         return refusal_response(exc, request)
+    # Django's own 404 and 403 carry no code, and get_object_or_404's names the model: an id
+    # that does not exist would read unlike someone else's (the selectors' NotFound).
+    if isinstance(exc, Http404):
+        exc = NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = PermissionDenied()
     response = drf_exception_handler(exc, context)
     if response is None:
         return None

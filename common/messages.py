@@ -138,6 +138,9 @@ MESSAGES = {
         "refused."),
     "member_not_linked": gettext_noop(
         "{name} did not check in as a club member: name the member instead."),
+    "event_in_club": gettext_noop(
+        "This event already uses the register of the club \"{club}\": its members, "
+        "check-ins and sanctions stay in that club."),
     "sanction_needs_organiser": gettext_noop(
         "Only the organisers decide the sanction of a grave fault ({kind}); referees "
         "record warnings and sanction-outs."),

@@ -175,6 +175,11 @@ CELERY_TIMEZONE = "UTC"
 # and applying a transition twice changes nothing, so redelivery is harmless.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 5 * 3600}
 SWEEP_INTERVAL_S = float(os.environ.get("SWEEP_INTERVAL_S", "5"))
+# Each server process reads a marker in Redis this often: when Redis lost its data (the
+# channel layer's groups with it), its phones re-join and are sent what they missed
+# (live/watch.py). A heartbeat asks for that at most this often per phone.
+LIVE_WATCH_INTERVAL_S = float(os.environ.get("LIVE_WATCH_INTERVAL_S", "2"))
+LIVE_CHECK_MIN_INTERVAL_S = float(os.environ.get("LIVE_CHECK_MIN_INTERVAL_S", "1"))
 # A timer task is queued at commit only for a deadline this near; beat queues the others
 # as they come within reach (common/deadlines.py).
 DEADLINE_TASK_HORIZON_S = float(os.environ.get("DEADLINE_TASK_HORIZON_S", "120"))

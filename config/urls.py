@@ -77,6 +77,7 @@ api = [
            items.CharacterItemCarryApi.as_view(), {"verb": verb}) for verb in ("carry", "drop")),
     path("characters/<int:character_id>/clarity/", effects.CharacterClarityApi.as_view()),
     # The airsoft club's register and its chrony station.
+    path("events/<int:event_id>/club/", club.EventClubApi.as_view()),
     path("events/<int:event_id>/members/", club.EventMembersApi.as_view()),
     path("events/<int:event_id>/check-in/", club.CheckInApi.as_view()),
     path("events/<int:event_id>/sanctions/", club.EventSanctionsApi.as_view()),

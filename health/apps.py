@@ -8,10 +8,11 @@ class HealthConfig(AppConfig):
         from live import snapshots
         from players import observers as players
 
-        from . import services, snapshot
+        from . import selectors, services, snapshot
 
         snapshots.snapshot_queryset(snapshot.health_queryset)
         snapshots.snapshot_section(snapshot.health_section)
+        snapshots.snapshot_versions(selectors.snapshot_versions_of)
         players.character_created.register(services.health_initialise)
         players.characters_changed.register(services.snapshots_changed)
         players.clock_resumed.register(services.deadlines_schedule_on_commit)

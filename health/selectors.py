@@ -15,7 +15,7 @@ from common.i18n import Labels
 from players.models import Character, JournalEntry
 from rulesets.messages import LANGUAGES, pick
 
-from .models import Treatment
+from .models import HealthState, Treatment
 
 
 def timer_view(event, ruleset, status, key, due, game_s) -> dict:
@@ -172,3 +172,9 @@ def character_history(character: Character, *, limit: int = 30) -> list[dict]:
             "state_after": ruleset.states[after]["labels"] if after in ruleset.states else None,
         })
     return rows
+
+
+def snapshot_versions_of(event_id: int, character_ids: list[int]) -> dict[int, int]:
+    """Each character's snapshot sequence number (HealthState.version), in one query."""
+    return dict(HealthState.objects.filter(event_id=event_id, pk__in=character_ids)
+                .values_list("pk", "version"))

@@ -38,8 +38,8 @@ def health_initialise(*, character: Character) -> HealthState:
 
 
 def snapshots_changed(*, character_ids) -> None:
-    """Something else in the snapshot changed (an effect): the sequence number moves too,
-    so that a phone can tell a missed message from a repeated one."""
+    """Something else in the snapshot changed (the clock, a sheet, an effect): the sequence
+    number moves too, so that a heartbeat can tell a phone that missed it."""
     HealthState.objects.filter(pk__in=list(character_ids)).update(version=F("version") + 1)
     publish_characters_on_commit(character_ids)
 
@@ -360,7 +360,7 @@ def treatment_complete(*, treatment: Treatment, by) -> Treatment:
                     "kit_used": kit})
     _after_commit(health, event)
     if kit and medic.pk != health.pk:
-        publish_characters_on_commit([medic.pk])  # the medic's sheet shows one kit less
+        snapshots_changed(character_ids=[medic.pk])  # the medic's sheet shows one kit less
     return treatment
 
 

@@ -1,5 +1,6 @@
 """One websocket per phone. Transport only: authenticate, join groups, send a snapshot on
-connect, forward each new snapshot or effect, answer pings with the server's time."""
+connect, forward each new snapshot or effect, answer pings with the server's time, and
+answer the heartbeat (a ping with the versions the phone holds) with what it missed."""
 from __future__ import annotations
 
 import functools
@@ -9,16 +10,19 @@ from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 from django.db import close_old_connections
 from django.utils import timezone
 from rest_framework.exceptions import APIException
 
 from common.i18n import localize
-from live.snapshots import character_for_snapshot, character_snapshot, event_live_view
+from live.snapshots import (character_for_snapshot, character_snapshot, characters_for_snapshot,
+                            current_versions, event_live_view)
 from rulesets.messages import DEFAULT_LANGUAGE, LANGUAGES
 
-from live import broadcast
+from live import broadcast, watch
 from live.publish import character_group, narrators_group
+from players.models import Event
 from players.selectors import character_visible, event_for_narrator
 
 
@@ -38,27 +42,55 @@ def concurrent_db(func):
 
 
 @concurrent_db
-def _character_view(user, character_id: int):
+def _character_access(user, character_id: int):
+    """(its event id, its groups) for a phone that may watch this character, else None."""
     try:
         character, _ = character_visible(user, character_id)
     except APIException:
         return None
-    now = timezone.now()
-    return character.event_id, [character_group(character.pk)], {
-        "type": "snapshot",
-        "snapshot": character_snapshot(character_for_snapshot(character.pk, now, character.event), now)}
+    return character.event_id, [character_group(character.pk)]
 
 
 @concurrent_db
-def _event_view(user, event_id: int):
+def _event_access(user, event_id: int):
     try:
         event = event_for_narrator(user, event_id)
     except APIException:
         return None
-    return None, [narrators_group(event.pk)], {"type": "event_snapshot", **event_live_view(event, timezone.now())}
+    return event.pk, [narrators_group(event.pk)]
 
 
-MAX_MESSAGE_CHARS = 4096  # a ping is about 50 characters
+@concurrent_db
+def _character_first(character_id: int):
+    # Read again, not reused from the access check: the clock may have moved since.
+    now = timezone.now()
+    character = character_for_snapshot(character_id, now)
+    if character is None:
+        return None
+    return {"type": "snapshot", "snapshot": character_snapshot(character, now)}
+
+
+@concurrent_db
+def _event_first(event_id: int):
+    event = Event.objects.filter(pk=event_id).first()
+    return None if event is None else {"type": "event_snapshot", **event_live_view(event, timezone.now())}
+
+
+@concurrent_db
+def _behind(event_id: int, held: dict[int, int]) -> list[dict]:
+    """Fresh snapshots of the held characters whose version is not the server's."""
+    stale = [pk for pk, version in current_versions(event_id, held).items() if held[pk] != version]
+    if not stale:
+        return []
+    event = Event.objects.get(pk=event_id)
+    now = timezone.now()
+    return [character_snapshot(c, now) for c in characters_for_snapshot(event, now, pk__in=stale)]
+
+
+# A ping is about 50 characters; with the versions of 3,000 characters (a narrators'
+# view), about 40,000.
+MAX_MESSAGE_CHARS = 65_536
+MAX_HELD = 5_000
 
 
 def _number(value) -> float | None:
@@ -66,6 +98,18 @@ def _number(value) -> float | None:
     if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
         return value
     return None
+
+
+def _held(value) -> dict[int, int]:
+    """The heartbeat's {character id: version}, keeping only well-formed entries."""
+    if not isinstance(value, dict):
+        return {}
+    held = {}
+    for key, version in list(value.items())[:MAX_HELD]:
+        if (isinstance(key, str) and key.isascii() and key.isdigit() and len(key) < 12
+                and isinstance(version, int) and not isinstance(version, bool)):
+            held[int(key)] = version
+    return held
 
 
 def _int(params: dict, name: str) -> int | None:
@@ -79,39 +123,70 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
     &lang=fr|es|en chooses the labels' language."""
 
     groups_joined: list[str] = []
-    character_id: int | None = None
-    broadcast_event: int | None = None   # a character's event: its broadcasts reach us
+    character_id: int | None = None      # None: an event's narrators' view
+    event_id: int | None = None
+    checked_at = float("-inf")
 
     async def connect(self):
         user = self.scope.get("user")
         params = parse_qs(self.scope.get("query_string", b"").decode("utf-8", "replace"))
         lang = params.get("lang", [DEFAULT_LANGUAGE])[0]
         self.lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
-        view = None
+        access = None
         if user is not None and user.is_authenticated:
             if _int(params, "character") is not None:
                 self.character_id = _int(params, "character")
-                view = await _character_view(user, self.character_id)
+                access = await _character_access(user, self.character_id)
             elif _int(params, "event") is not None:
-                view = await _event_view(user, _int(params, "event"))
-        if view is None:
+                access = await _event_access(user, _int(params, "event"))
+        if access is None:
             # Accepted, then closed: a close before the handshake reaches the browser as an
             # HTTP 403 (close event 1006), and the phone could not tell a refusal from a
-            # network fault. 4403 is the code docs/api.md promises.
+            # network fault. 4403 is the code docs/api.md promises; the phone stops there.
             await self.accept()
             await self.close(code=4403)
             return
-        self.broadcast_event, self.groups_joined, first = view
-        for group in self.groups_joined:
-            await self.channel_layer.group_add(group, self.channel_name)
-        if self.broadcast_event is not None:
-            await broadcast.join(self.broadcast_event, self)
+        self.event_id, self.groups_joined = access
+        await self._join()
+        if self.character_id is not None:
+            await broadcast.join(self.event_id, self)
+        watch.watch(self)
+        # Built once the groups are joined: a change committed in between is sent through
+        # them, never missed (at worst it arrives twice, which the phone ignores).
+        first = await (_character_first(self.character_id) if self.character_id is not None
+                       else _event_first(self.event_id))
         await self.accept()
+        if first is None:               # deleted in between
+            await self.close(code=4403)
+            return
         await self._send(first)
 
+    async def _join(self) -> None:
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+
+    async def rejoin_and_check(self) -> None:
+        """Redis lost the groups (watch.py): join them again and ask the phone what it holds."""
+        await self._join()
+        await self._send({"type": "check"})
+
+    async def _answer_heartbeat(self, held: dict[int, int]) -> None:
+        """Re-join the groups (they may have been lost or expired) and send what the
+        phone missed. At most once per LIVE_CHECK_MIN_INTERVAL_S: each costs a query."""
+        now = time.monotonic()
+        if now - self.checked_at < settings.LIVE_CHECK_MIN_INTERVAL_S:
+            return
+        self.checked_at = now
+        if self.character_id is not None:
+            held = {pk: v for pk, v in held.items() if pk == self.character_id}
+        await self._join()
+        for snapshot in await _behind(self.event_id, held) if held else []:
+            await self._send({"type": "snapshot", "snapshot": snapshot})
+
     async def disconnect(self, code):
-        if self.broadcast_event is not None:
-            broadcast.leave(self.broadcast_event, self)
+        watch.unwatch(self)
+        if self.character_id is not None and self.event_id is not None:
+            broadcast.leave(self.event_id, self)
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
 
@@ -129,6 +204,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive_json(self, content, **kwargs):
         if isinstance(content, dict) and content.get("type") == "ping":
+            if "versions" in content:
+                await self._answer_heartbeat(_held(content["versions"]))
             # The phone estimates its clock offset from the round trip of this message.
             await self._send({"type": "pong", "client_time": _number(content.get("client_time"))})
 

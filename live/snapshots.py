@@ -6,7 +6,9 @@ Apps register in their `AppConfig.ready()`:
   part needs, so that 300 characters cost the same few queries as one;
 - `snapshot_loader(fn)`: fn(characters, event, game_s) attaches what is loaded for the
   batch at once (the fights of those who fought);
-- `snapshot_section(fn)`: fn(character, now) returns the keys it adds to the snapshot.
+- `snapshot_section(fn)`: fn(character, now) returns the keys it adds to the snapshot;
+- `snapshot_versions(fn)`: fn(event_id, character_ids) returns each one's sequence number,
+  without building the snapshots (the phones' heartbeat compares them).
 live itself knows only the character, its event and the clock, and names no app.
 """
 from __future__ import annotations
@@ -20,6 +22,7 @@ from players.selectors import clock_snapshot
 _querysets: list[Callable] = []
 _loaders: list[Callable] = []
 _sections: list[Callable] = []
+_versions: list[Callable] = []
 
 
 def _register(registry: list, fn: Callable) -> Callable:
@@ -38,6 +41,17 @@ def snapshot_loader(fn: Callable) -> Callable:
 
 def snapshot_section(fn: Callable) -> Callable:
     return _register(_sections, fn)
+
+
+def snapshot_versions(fn: Callable) -> Callable:
+    if _versions and fn not in _versions:
+        raise ValueError("one app numbers the snapshots")
+    return _register(_versions, fn)
+
+
+def current_versions(event_id: int, character_ids) -> dict[int, int]:
+    """The sequence number of each of these characters of the event (others are left out)."""
+    return _versions[0](event_id, list(character_ids)) if _versions else {}
 
 
 def characters_for_snapshot(event: Event, now: datetime, **filters) -> list[Character]:

@@ -30,7 +30,7 @@ REFUSAL_CODES = frozenset((
     "request_answered", "item_carried_already", "item_not_carried",
     "item_not_carriable", "no_days", "day_already_scheduled", "day_done", "day_running",
     "unknown_member", "member_exists", "member_excluded", "member_banned",
-    "member_not_linked", "sanction_needs_organiser", "revoke_needs_organiser",
+    "member_not_linked", "event_in_club", "sanction_needs_organiser", "revoke_needs_organiser",
     "exclusion_end_required", "exclusion_too_long", "exclusion_in_past",
     "end_not_applicable", "sanction_revoked_already", "sanction_escalated",
     "cheating_first_grave", "chrony_speed_or_energy", "chrony_too_powerful",

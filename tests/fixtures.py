@@ -9,7 +9,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from club.models import ChronyCheck, Member, Replica, Sanction
+from club.models import ChronyCheck, ClubEvent, Member, Replica, Sanction
+from club.services.clubs import club_event_attach
 from club.services.register import member_create
 from common.models import IdempotencyRecord
 from effects.models import Effect, Item, OrganiserRequest
@@ -166,6 +167,11 @@ def member(game, narrator_user):
     return new_member(game, narrator_user)
 
 
+def same_club(event, as_event, by):
+    """`event`'s desk uses the club of `as_event` (which its first member gave one)."""
+    return club_event_attach(club=as_event.club_link.club, event=event, by=by)
+
+
 def check_in(api, game, member_ref, team=None, key=None):
     headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
     body = {"member": member_ref, **({"team": team} if team else {})}
@@ -194,7 +200,8 @@ def register_world(event, by, character) -> dict:
     replica = replica_register(event=event, member=rat, label="M4", type="rifle", calibre_mm=6,
                                by=by)
     chrony_check_record(replica=replica, kind="check_in", bb_weight_g=0.2, speed_mps=100, by=by)
-    return {"member": rat.pk, "sanction": warning.pk, "replica": replica.pk}
+    return {"member": rat.pk, "sanction": warning.pk, "replica": replica.pk,
+            "club": rat.club_id}
 
 
 
@@ -262,7 +269,8 @@ def fingerprint() -> dict:
         "memberships": Membership.objects.count(),
         "teams": Team.objects.count(),
         "users": get_user_model().objects.count(),
-        "members": _rows(Member.objects, "pk", "licence_number"),
+        "members": _rows(Member.objects, "pk", "club", "licence_number"),
+        "club_events": _rows(ClubEvent.objects, "pk", "club", "event"),
         "sanctions": _rows(Sanction.objects, "pk", "kind", "revoked_at"),
         "replicas": _rows(Replica.objects, "pk"),
         "chrony": _rows(ChronyCheck.objects, "pk", "passed"),

@@ -65,3 +65,40 @@ def test_an_airsoft_day_of_the_old_schema_keeps_its_members_sanctions_games_and_
     assert new.get_model("schedule", "GameDay").objects.get().kind == "dawn"
     assert new.get_model("common", "IdempotencyRecord").objects.get().body == {"ok": True}
     assert new.get_model("players", "Character").objects.filter(event_id=day.pk).count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_register_before_clubs_becomes_one_club_with_the_events_that_used_it():
+    latest = _latest()
+    old = _migrate([("club", "0001_initial")] + [key for key in latest if key[0] != "club"])
+    now = timezone.now()
+    Event = old.get_model("players", "Event")
+    Member = old.get_model("club", "Member")
+    terrier = Event.objects.create(name="Terrier", ruleset="airsoft_rats", options={})
+    tuesday = Event.objects.create(name="Mardi", ruleset="airsoft_rats", options={})
+    sunday = Event.objects.create(name="Dimanche", ruleset="airsoft_rats", options={})
+    larp = Event.objects.create(name="Le Manoir", ruleset="gn_fr", options={})
+    alice = Member.objects.create(name="Alice", phone="0600", licence_number="RAT-1")
+    Member.objects.create(name="Bob", phone="0601", licence_number="RAT-2")  # never played
+    rat = old.get_model("players", "Character").objects.create(event=terrier, name="Alice",
+                                                               code="AAAAAA")
+    old.get_model("club", "CheckIn").objects.create(member=alice, character=rat, event=terrier)
+    old.get_model("club", "Replica").objects.create(member=alice, event=tuesday, label="M4",
+                                                    type="rifle", calibre_mm=6, code="R1")
+    old.get_model("club", "Sanction").objects.create(
+        member=alice, event=sunday, level="light", kind="warning", reason="pas crié out",
+        decided_at=now)
+
+    new = _migrate(latest)
+
+    club = new.get_model("club", "Club").objects.get()
+    assert club.name == "Terrier"
+    assert sorted(new.get_model("club", "Member").objects.filter(club=club)
+                  .values_list("licence_number", flat=True)) == ["RAT-1", "RAT-2"]
+    assert sorted(new.get_model("club", "ClubEvent").objects.filter(club=club)
+                  .values_list("event__name", flat=True)) == ["Dimanche", "Mardi", "Terrier"]
+    assert not new.get_model("club", "ClubEvent").objects.filter(event_id=larp.pk).exists()
+    # Now numbered in its club only: another club may have its own RAT-1.
+    other = new.get_model("club", "Club").objects.create(name="Les Sangliers")
+    new.get_model("club", "Member").objects.create(club=other, name="Aude", phone="0700",
+                                                   licence_number="RAT-1")

@@ -529,7 +529,10 @@ MATRIX = [
     ("jsi18n/<str:lang>/", "get", "/jsi18n/fr/", None, everyone(200)),
     ("", "get", "/", None, everyone(200)),
     # The airsoft club's register and chrony: organisers (narrators) of the event; a
-    # member's history for club staff of any event and the member's own player.
+    # member's history for the staff of the club's events and the member's own player
+    # (the stranger narrates an unrelated event: 404).
+    (EVENT + "club/", "get", "/api/events/{event}/club/", None, narrators(200)),
+    (EVENT + "club/", "post", "/api/events/{event}/club/", {"club": "{club}"}, narrators(200)),
     (EVENT + "members/", "get", "/api/events/{event}/members/?q=rat", None, narrators(200)),
     (EVENT + "members/", "post", "/api/events/{event}/members/",
      {"name": "Léa Roux", "phone": "0600000000", "licence_number": "RAT-0099"}, narrators(201)),
@@ -539,7 +542,7 @@ MATRIX = [
     (EVENT + "sanctions/", "post", "/api/events/{event}/sanctions/",
      {"member": "RAT-0001", "kind": "warning", "reason": "pas crié out"}, narrators(201)),
     ("api/members/<int:member_id>/sanctions/", "get", "/api/members/{member}/sanctions/", None,
-     expect(player=200, stranger=200, narrator=200)),
+     its_player_and_narrators(200)),
     ("api/sanctions/<int:sanction_id>/revoke/", "post", "/api/sanctions/{sanction}/revoke/",
      {"reason": "le comité annule"}, narrators(200)),
     (EVENT + "replicas/", "get", "/api/events/{event}/replicas/", None, narrators(200)),

@@ -10,7 +10,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from club.models import ChronyCheck, Member, Replica, Sanction
-from club.selectors import chrony_limits, chrony_reasons, energy_joules, local_text
+from club.selectors import (chrony_limits, chrony_reasons, energy_joules, local_text,
+                            member_of_event_club)
 from club.services.sanctions import sanction_record
 from common.i18n import message_text
 from players.models import Character, Event
@@ -22,6 +23,8 @@ from rulesets.messages import pick
 @transaction.atomic
 def replica_register(*, event: Event, member: Member, label: str, type: str,
                      calibre_mm: float, full_auto_capable: bool = False, by) -> Replica:
+    """A replica of a member of the event's club (another club's member is unknown here)."""
+    member_of_event_club(event, member)
     replica = Replica.objects.create(member=member, event=event, label=label, type=type,
                                      calibre_mm=calibre_mm, full_auto_capable=full_auto_capable,
                                      registered_by=by)

@@ -10,26 +10,29 @@ from rulesets import RuleRefused
 from players.models import Character, Event
 from club.models import CheckIn, Member, Sanction
 from club.selectors import (KIND_LABELS, clean_licence, local_text, member_barring_sanction,
-                            member_character)
+                            member_character, member_of_event_club)
+from club.services.clubs import event_club_ensure
 from players.services import character_create, journal_write, team_get_or_create
 
 
 @transaction.atomic
 def member_create(*, event: Event, name: str, phone: str, licence_number: str,
                   nickname: str = "", email: str = "", by) -> Member:
-    """A new member on the register, at the desk of `event` (where it is journalled)."""
+    """A new member on the register of the event's club, at the desk of `event` (where
+    it is journalled). The licence number is unique in the club only."""
+    club = event_club_ensure(event=event, by=by)
     licence = clean_licence(licence_number)
-    existing = Member.objects.filter(licence_number=licence).first()
+    existing = Member.objects.filter(club=club, licence_number=licence).first()
     if existing is not None:
         raise RuleRefused("member_exists", licence=licence, name=existing.name, id=str(existing.pk))
     try:
         with transaction.atomic():
-            member = Member.objects.create(name=name, nickname=nickname, phone=phone,
+            member = Member.objects.create(club=club, name=name, nickname=nickname, phone=phone,
                                            email=email, licence_number=licence)
     except IntegrityError:  # another desk registered the same licence a moment ago
         raise RuleRefused("member_exists", licence=licence, name=name, id="?") from None
     journal_write(event=event, kind="club", what="member_registered", at=timezone.now(), by=by,
-                  detail={"member": member.pk, "name": name, "licence": licence})
+                  detail={"member": member.pk, "club": club.pk, "name": name, "licence": licence})
     return member
 
 
@@ -38,9 +41,9 @@ def member_check_in(*, event: Event, member: Member, team_name: str = "",
                     by) -> tuple[Character, bool]:
     """The member's character for this game, created at the first check-in; a second
     check-in finds it. Refused, creating nothing, while a sanction keeps them off the
-    field. Returns (character, created)."""
+    field, or for a member of another club's register. Returns (character, created)."""
     # The member's row serialises their check-ins with the sanctions recorded meanwhile.
-    member = Member.objects.select_for_update().get(pk=member.pk)
+    member = member_of_event_club(event, Member.objects.select_for_update().get(pk=member.pk))
     now = timezone.now()
     barring = member_barring_sanction(member, now)
     if barring is not None and barring.kind == Sanction.BANNED:

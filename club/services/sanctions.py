@@ -10,10 +10,11 @@ from django.utils import timezone
 
 from rulesets import RuleRefused
 
+from players import observers
 from players.models import Character, Event
 from club.models import Member, Sanction
-from club.selectors import KIND_LABELS, REFEREE, local_text, member_character, staff_role
-from live.publish import publish_characters_on_commit
+from club.selectors import (KIND_LABELS, REFEREE, local_text, member_character,
+                            member_of_event_club, staff_role)
 from players.selectors import is_narrator
 from players.services import journal_write
 
@@ -61,7 +62,8 @@ def sanction_record(*, event: Event, member: Member, kind: str, reason: str, by,
     """A sanction on the register, decided by `by` during `event`. Rule B13: a light
     sanction for cheating, when the member already has an unrevoked cheating sanction, is
     recorded as a removal from the game (the least grave sanction of a grave fault); the
-    organisers may then add a heavier one."""
+    organisers may then add a heavier one. A member of another club's register is
+    refused as unknown."""
     role = staff_role(by, event)
     if role is None:
         raise RuleRefused("forbidden")
@@ -72,7 +74,7 @@ def sanction_record(*, event: Event, member: Member, kind: str, reason: str, by,
     # an explicit end is refused like any other non-exclusion.
     ends_at = _sanction_end(kind, ends_at, now)
     # Locked: two cheating sanctions recorded at once must see each other (B13).
-    member = Member.objects.select_for_update().get(pk=member.pk)
+    member = member_of_event_club(event, Member.objects.select_for_update().get(pk=member.pk))
     asked, previous = kind, None
     if cheating and Sanction.LEVEL_OF[kind] == Sanction.LIGHT:
         previous = (member.sanctions.filter(cheating=True, revoked_at__isnull=True)
@@ -124,7 +126,7 @@ def sanction_applied_on_commit(sanction: Sanction) -> None:
     journal_write(event=event, kind="sanction", what="applied_to_game" if applied else "register_only",
                   at=sanction.decided_at, by=sanction.decided_by, character=sanction.character,
                   detail={"sanction": sanction.pk, "kind": sanction.kind, "action": action})
-    publish_characters_on_commit([sanction.character_id])
+    observers.characters_changed.notify(character_ids=[sanction.character_id])
 
 
 @transaction.atomic

@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from live.publish import publish_characters_on_commit, publish_narrators_on_commit
+from live.publish import publish_narrators_on_commit
 from players import observers
 from players.models import Character, Event
 from players.services import event_clock_store, journal_write
@@ -28,7 +28,8 @@ def clock_pause(*, event: Event, by) -> Event:
     now = timezone.now()
     event_clock_store(event=event, elapsed_s=event.game_time(now), running_since=None)
     journal_write(event=event, kind="clock", what="paused", at=now, by=by)
-    publish_characters_on_commit(_all_character_ids(event))
+    # Every countdown reads differently: the snapshots' sequence numbers move with it.
+    observers.characters_changed.notify(character_ids=list(_all_character_ids(event)))
     return event
 
 
@@ -45,7 +46,8 @@ def clock_resume(*, event: Event, by) -> Event:
     # Timers, fights, dawns (one due during the pause runs now) and Web Push warnings:
     # the apps that wait on game time queue their work again.
     observers.clock_resumed.notify(event=event)
-    publish_characters_on_commit(_all_character_ids(event))
+    # Every countdown reads differently: the snapshots' sequence numbers move with it.
+    observers.characters_changed.notify(character_ids=list(_all_character_ids(event)))
     return event
 
 

@@ -30,9 +30,9 @@ from rulesets.loader import Ruleset, check_option
 
 from club.selectors import local_text
 from schedule.services.days import PAST_TOLERANCE_S, characters_apply_action
+from players import observers
 from players.models import Event
 from schedule.models import Game
-from live.publish import publish_characters_on_commit
 from players.selectors import is_narrator
 from players.services import event_announcement_store, event_options_store, journal_write
 from schedule.selectors import announcement_of, day_options
@@ -112,7 +112,7 @@ def game_announce(*, event: Event, scenario: str, start_at: datetime, by,
                   detail={"game": game.pk, "number": game.number, "scenario": scenario,
                           "options": options, "start_at": start_at.isoformat(),
                           "revised": revised})
-    publish_characters_on_commit(_all_character_ids(event))
+    observers.characters_changed.notify(character_ids=list(_all_character_ids(event)))
     return game
 
 
@@ -152,7 +152,7 @@ def game_start(*, game: Game, by) -> Game:
         event = clock_resume(event=event, by=by)
     game.characters_reset = _players_to_spawn(event, game, now, by)
     game.save()
-    publish_characters_on_commit(_all_character_ids(event))
+    observers.characters_changed.notify(character_ids=list(_all_character_ids(event)))
     return game
 
 
@@ -178,7 +178,7 @@ def game_end(*, game: Game, by) -> Game:
                           "played_s": round((now - game.started_at).total_seconds(), 3)})
     if event.running:
         clock_pause(event=event, by=by)
-    publish_characters_on_commit(_all_character_ids(event))
+    observers.characters_changed.notify(character_ids=list(_all_character_ids(event)))
     return game
 
 

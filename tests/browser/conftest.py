@@ -14,6 +14,7 @@ from django.db import connections
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 PHONE = {"width": 390, "height": 844}
+TABLET = {"width": 1024, "height": 768}
 
 
 def _forget_parent_connections():
@@ -72,17 +73,19 @@ def browser():
 
 @pytest.fixture
 def phone(browser, server_url):
-    """A new phone: call it with a language (and an init script) to get a page.
+    """A new phone (or, with `tablet=True`, a 1024x768 tablet): call it with a language
+    (and an init script) to get a page.
 
     The language is the browser's and, unless `chosen=False`, also the user's explicit
     choice (the language menu's cookie), which wins over the game's language; with
     `chosen=False` the phone speaks the language of the game it opens."""
     contexts = []
 
-    def open_phone(lang: str = "fr", init_script: str | None = None, chosen: bool = True):
+    def open_phone(lang: str = "fr", init_script: str | None = None, chosen: bool = True,
+                   tablet: bool = False):
         # Playwright's extra headers override the app's own Accept-Language on every fetch:
         # a phone that follows its game's language has only the browser's locale.
-        context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
+        context = browser.new_context(viewport=TABLET if tablet else PHONE, device_scale_factor=2, is_mobile=True,
                                       has_touch=True, locale={"fr": "fr-FR", "es": "es-ES", "en": "en-GB"}[lang],
                                       extra_http_headers={"Accept-Language": lang} if chosen else None)
         if chosen:

@@ -214,3 +214,25 @@ def test_the_medic_and_narrator_screens_speak_each_language(server_url, phone, l
     expect(narrator.locator(".journal li").first).to_be_visible()
     screenshot(narrator, f"narrator-{lang}")
     assert medic.errors == [] and narrator.errors == []
+
+
+def test_a_write_whose_first_try_is_still_running_is_asked_again_not_dropped(server_url, phone):
+    """The server answers 409 idempotency_in_progress while the first request with the same
+    key works: the phone keeps the write and asks again, and gets the stored answer."""
+    game = make_game(server_url)
+    page = open_player(phone("en"), game)
+    busy = {"left": 1}
+
+    def first_try_running(route):
+        if route.request.method == "POST" and busy["left"]:
+            busy["left"] -= 1
+            route.fulfill(status=409, content_type="application/json",
+                          body='{"error": "idempotency_in_progress", "detail": "busy"}')
+        else:
+            route.continue_()
+    page.route("**/api/characters/*/actions/", first_try_running)
+    declare(page, LABELS["en"]["hit"])
+    expect(page.locator("#state-label")).to_have_text(LABELS["en"]["wounded"])
+    expect(page.locator("#topbar")).not_to_contain_text("waiting")
+    assert busy["left"] == 0
+    assert HealthState.objects.get(pk=game.alice.pk).status == "wounded"

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 
 from fixtures import (check_in, game, member, new_member, referee_api,  # noqa: F401
-                          referee_user, sanction)
+                          referee_user, same_club, sanction)
 from fixtures import START, act, client_for, snapshot
 from players.models import Character, JournalEntry
 from club.models import Sanction
@@ -104,6 +104,7 @@ def test_expulsion_for_the_rest_of_the_day_ends_at_midnight(clock, game, member,
     assert recorded.json()["sanction"]["ends_at"] == "2026-06-07T00:00:00+00:00"
     other_game = event_create(name="Partie de nuit", ruleset="gn_fr",
                               by=narrator_user)
+    same_club(other_game, as_event=game, by=narrator_user)
     clock.advance(3 * 3600)                   # 23:00, another game of the same day
     assert check_in(narrator_api, other_game, "RAT-0042").status_code == 409
     clock.advance(3600)                       # midnight: a new day
@@ -245,6 +246,7 @@ def test_a_members_history_spans_events(clock, game, member, narrator_user, narr
     character = check_in(narrator_api, game, "RAT-0042").json()["character"]
     sanction(narrator_api, game, member.pk, kind="warning", reason="pas crié out")
     other_game = event_create(name="Partie suivante", ruleset="gn_fr", by=narrator_user)
+    same_club(other_game, as_event=game, by=narrator_user)
     clock.advance(7 * DAY)
     sanction(narrator_api, other_game, member.pk, kind="sanction_out", reason="distance")
     new_member(game, narrator_user, name="Léa Roux", licence="RAT-0099")
@@ -258,7 +260,7 @@ def test_a_members_history_spans_events(clock, game, member, narrator_user, narr
     assert [(s["kind"], s["event"]["name"]) for s in history["sanctions"]] == [
         ("sanction_out", "Partie suivante"), ("warning", "Partie du samedi")]
     assert history["banned"] is False and history["barred_until"] is None
-    # Staff of any event read it; the member's own player too; nobody else.
+    # The staff of the club's events read it; the member's own player too; nobody else.
     assert referee_api.get(url).status_code == 200
     own = client_for(Character.objects.get(pk=character["id"]).user)
     assert own.get(url).status_code == 200

@@ -239,7 +239,7 @@ def test_a_hit_while_under_an_effect_keeps_the_effect(clock, event, player, narr
 @pytest.mark.django_db
 def test_an_effect_moves_the_snapshot_sequence_number(clock, event, player, narrator_api,
                                                       player_api):
-    """Phones detect a missed message by a gap in `version`: an effect is a change too."""
+    """The heartbeat finds a missed message by comparing `version`s: an effect is a change too."""
     before = snapshot(player_api, player)["version"]
     narrator_api.post(f"/api/events/{event.pk}/effects/",
                       {"text": "Effet : tu as froid", "character_ids": [player.pk]}, format="json")

@@ -336,9 +336,11 @@ class Api:
 
 class Phone:
     """What the phone app's live channel does (frontend/static/frontend/js/live.js), in a
-    thread: connect to /ws/live/ with the session cookie, record every message, and when
-    the socket closes, reconnect with a short backoff; each connection is numbered, so a
-    test can ask for the snapshot sent on a given connection."""
+    thread: connect to /ws/live/ with the session cookie, record every message, hold the
+    latest state of each character it follows (effects merged in, never going back to an
+    older version), answer the server's `check` with a heartbeat carrying the versions it
+    holds, and when the socket closes, reconnect with a short backoff; each connection is
+    numbered, so a test can ask for the snapshot sent on a given connection."""
 
     def __init__(self, base_url: str, session_key: str, query: str, lang: str = "en"):
         self.base_url = base_url
@@ -347,6 +349,7 @@ class Phone:
                         "Origin": base_url}
         self.connections = 0
         self.messages: list[tuple[int, dict]] = []
+        self.held: dict[int, dict] = {}
         self.errors: list[str] = []
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -367,9 +370,15 @@ class Phone:
                         self.connections += 1
                         number = self.connections
                     delay = 0.1
+                    first = True
                     for raw in socket_:
+                        message = json.loads(raw)
                         with self._lock:
-                            self.messages.append((number, json.loads(raw)))
+                            self.messages.append((number, message))
+                            self._hold(message, first)
+                        first = False
+                        if message.get("type") == "check":
+                            socket_.send(json.dumps({"type": "ping", "versions": self.versions()}))
             except Exception as exc:  # refused, closed, reset: what a phone sees, it retries
                 with self._lock:
                     self.errors.append(repr(exc))
@@ -377,6 +386,26 @@ class Phone:
             if self._stop.wait(delay):
                 break
             delay = min(1.0, delay * 2)
+
+    def _hold(self, message: dict, first: bool) -> None:
+        kind = message.get("type")
+        if kind == "event_snapshot":
+            self.held.update({s["character"]["id"]: s for s in message["characters"]})
+        elif kind == "snapshot":
+            fresh = message["snapshot"]
+            last = self.held.get(fresh["character"]["id"])
+            if first or last is None or fresh["version"] >= last["version"]:
+                self.held[fresh["character"]["id"]] = fresh
+        elif kind == "effect":
+            named = (list(self.held) if message.get("characters") == "all"
+                     else message.get("characters") or [message.get("character")])
+            for pk in named:
+                if pk in self.held:
+                    self.held[pk] = apply_push(self.held[pk], message)
+
+    def versions(self) -> dict[str, int]:
+        with self._lock:
+            return {str(pk): snapshot["version"] for pk, snapshot in self.held.items()}
 
     def close(self) -> None:
         self._stop.set()
@@ -398,17 +427,14 @@ class Phone:
             return next((m for n, m in self.messages if n == connection), None)
 
     def last_snapshot(self) -> dict | None:
-        """What the phone holds: the last snapshot with the effects pushed since merged in
-        (a narrators' view holds one character per snapshot: effects are not merged there)."""
-        held = None
+        """What the phone of one character holds."""
         with self._lock:
-            messages = [m for _, m in self.messages]
-        for message in messages:
-            if message.get("type") == "snapshot":
-                held = message["snapshot"]
-            elif message.get("type") == "effect" and held is not None and "character" in message:
-                held = apply_push(held, message)
-        return held
+            return next(iter(self.held.values()), None)
+
+    def view(self) -> dict[int, dict]:
+        """What a narrators' view holds, by character."""
+        with self._lock:
+            return dict(self.held)
 
 
 # The game the tests play -------------------------------------------------------------

@@ -12,7 +12,7 @@ import json
 import time
 
 import pytest
-from stack import (Api, assert_applied_by, assert_comas_at_their_deadlines, comparable, open_phones,
+from stack import (Api, Phone, assert_applied_by, assert_comas_at_their_deadlines, comparable, open_phones,
                    ready, session_for, start, task_log, wait_for, wound_all)
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -82,6 +82,42 @@ def test_redis_restarted_empty_loses_the_queued_tasks_but_no_transition(stack, g
     # Every phone lost its websocket with Redis, reconnected, and was sent a snapshot first.
     game.assert_phones_resynchronised(phone_of, narrator, since=connections)
     print("worker exits:", worker.exits)
+
+
+def test_redis_flushed_under_connected_phones_every_phone_and_the_narrators_converge(
+        stack, game_factory, phones):
+    """A flush (or a failover to a replica that was behind) drops the channel layer's
+    groups while every websocket stays open: the phones look online and would hear nothing.
+    Each server process notices within LIVE_WATCH_INTERVAL_S and its phones are sent what
+    they missed."""
+    server, (worker, beat) = start(stack)
+    game = game_factory(20, wounded_deadline_s=3600)
+    ready(server, worker, beat)
+    narrator = Api(server.url, session_for(game.narrator))
+    phone_of = open_phones(phones, server, game)
+    narrators = phones["narrators"] = Phone(server.url, session_for(game.narrator),
+                                            f"event={game.event.pk}")
+    wait_for(lambda: len(narrators.view()) == 20, 10, "the narrators' live view")
+    connections = {pk: phone.connections for pk, phone in phone_of.items()}
+    time.sleep(2.5)                                 # every process has read its marker
+
+    stack.redis_client().flushall()
+    wound_all(narrator, game, ids=game.ids[:10])    # a state change: snapshots
+    narrator.post(f"/api/events/{game.event.pk}/clock/", {"action": "pause"})
+    narrator.post(f"/api/events/{game.event.pk}/effects/",            # an effect: a broadcast
+                  {"text": "Effet : la brume", "character_ids": game.ids[10:]}, status=201)
+    changed = time.monotonic()
+
+    expected = {pk: comparable(narrator.get(f"/api/characters/{pk}/")) for pk in game.ids}
+    for pk, phone in phone_of.items():
+        wait_for(lambda: comparable(phone.last_snapshot()) == expected[pk],
+                 10 - (time.monotonic() - changed), f"the phone of {pk} to converge")
+    wait_for(lambda: {pk: comparable(s) for pk, s in narrators.view().items()} == expected,
+             10 - (time.monotonic() - changed), "the narrators' view to converge")
+    # Nobody reconnected: the sockets stayed open through the flush.
+    assert {pk: phone.connections for pk, phone in phone_of.items()} == connections
+    assert narrators.connections == 1
+    assert "Redis lost its data" in server.process.output()
 
 
 def test_asgi_server_restarted_under_connected_phones(stack, game_factory, phones, settings):

@@ -12,7 +12,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from players.models import Event, Membership
-from club.models import Member
 from club.services.register import member_check_in, member_create
 from players.services import (character_create, event_create, login_token_issue, membership_grant,
                               team_get_or_create)
@@ -114,10 +113,9 @@ class Command(BaseCommand):
         return event, links + race_demo_links(event)
 
     def _check_in(self, event, demo: Demo, narrator) -> None:
-        """Each member on the club's register (found again by licence when the register
-        already has them), checked in to this game at the desk."""
+        """Each member registered at the desk of the new event, whose first member gives
+        it a club (and a register) of its own, and checked in to this game."""
         for name, team, licence in demo.members:
-            member = Member.objects.filter(licence_number=licence).first() or member_create(
-                event=event, name=name, phone="+33 6 00 00 00 00", licence_number=licence,
-                by=narrator)
+            member = member_create(event=event, name=name, phone="+33 6 00 00 00 00",
+                                   licence_number=licence, by=narrator)
             member_check_in(event=event, member=member, team_name=team, by=narrator)

@@ -70,6 +70,11 @@ export function flush() {
           throw error;
         }
         if (answer.status >= 500) return;        // the server is restarting: try later
+        if (answer.status === 409 && answer.data && answer.data.error === "idempotency_in_progress") {
+          // Its first try is still being worked on, and its answer will be kept: ask again.
+          setTimeout(() => flush(), 1000);
+          return;
+        }
         await outbox.remove(item.key);           // answered: the server's word wins
         answers.set(item.key, answer);
         await notify({ item, answer });

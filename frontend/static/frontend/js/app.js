@@ -16,7 +16,7 @@ import "./body_panels.js";
 
 const root = document.getElementById("app");
 const topbar = document.getElementById("topbar");
-const status = { online: navigator.onLine, syncedAt: null, waiting: 0 };
+const status = { online: navigator.onLine, syncedAt: null, waiting: 0, refused: false };
 let cleanup = null;
 let me = null;
 
@@ -40,7 +40,9 @@ function renderTopbar() {
     if (isReferee(event)) links.push(h("a", { href: `#/referee/${event.id}` }, t("Referee")));
   }
   const ago = status.syncedAt ? (Date.now() - status.syncedAt) / 1000 : null;
-  const state = status.online
+  const state = status.refused
+    ? h("span", { class: "net offline", role: "alert" }, "○ ", t("Logged out: scan the QR code on your character sheet to log in again."))
+    : status.online
     ? h("span", { class: "net online" }, "● ", t("Online"))
     : h("span", { class: "net offline" }, "○ ", t("Offline"),
         ago !== null ? ` — ${t("last synced %(ago)s ago", { ago: ago < 60 ? `${Math.floor(ago)} s` : `${Math.floor(ago / 60)} min` })}` : "");
@@ -59,6 +61,8 @@ export const context = {
 
 onOutbox((items) => { status.waiting = items.length; renderTopbar(); });
 window.addEventListener("online", () => renderTopbar());
+// The live channel refused this session (js/live.js): the phone stops retrying and says why.
+window.addEventListener("live-refused", () => { status.refused = true; renderTopbar(); });
 window.addEventListener("offline", () => { status.online = false; renderTopbar(); });
 setInterval(renderTopbar, 10000);
 

@@ -1,23 +1,27 @@
 // The live channel: one websocket, reconnected with jittered backoff. On connect the
-// server sends a full snapshot; afterwards one per change, numbered by `version`. A gap
-// in the numbers, or a reconnect, means something was missed: fetch a fresh snapshot.
+// server sends a full snapshot; afterwards one per change, numbered by `version` (a
+// snapshot is the whole state: a jump in its number loses nothing). A reconnect means
+// something may have been missed: the screen fetches a fresh snapshot.
 // An effect arrives as itself (the same message for everyone it reaches): it moves the
 // number by one unless the snapshot held already has it (same `push`).
+// The heartbeat (every 30 s, and when the server asks with `check` because Redis lost its
+// data) carries the versions held; the server re-joins this socket's groups and sends a
+// fresh snapshot of whatever is behind. A refused subscription (close code 4403: logged
+// out, or not allowed) is not retried.
 import { clock } from "./clock.js";
 import { lang } from "./i18n.js";
 
 export class Live {
-  constructor(query, { onMessage, onStatus, resync }) {
+  constructor(query, { onMessage, onStatus }) {
     this.query = query;
     this.onMessage = onMessage;
     this.onStatus = onStatus || (() => {});
-    this.resync = resync;
     this.versions = new Map();
     this.pushes = new Map();   // character id -> push ids of the effects it holds
     this.attempt = 0;
     this.closed = false;
     this.connect();
-    this.pinger = setInterval(() => this.ping(), 30000);
+    this.pinger = setInterval(() => this.ping({ heartbeat: true }), 30000);
     // A phone that slept or lost signal reconnects at once instead of waiting its backoff.
     const wake = () => { if (!this.closed && !this.isOpen()) this.connect(); };
     document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") wake(); });
@@ -44,9 +48,20 @@ export class Live {
       this.onStatus("online");
       for (let i = 0; i < 3; i += 1) setTimeout(() => this.ping(), i * 700);
     };
-    socket.onmessage = (event) => this.receive(JSON.parse(event.data));
-    socket.onclose = () => {
+    socket.first = true;
+    socket.onmessage = (event) => {
+      const message = JSON.parse(event.data);
+      this.receive(message, socket.first);
+      socket.first = false;
+    };
+    socket.onclose = (event) => {
       if (this.socket !== socket || this.closed) return;
+      if (event.code === 4403) {
+        this.close();
+        this.onStatus("refused");
+        window.dispatchEvent(new CustomEvent("live-refused"));
+        return;
+      }
       this.onStatus("offline");
       const delay = Math.min(30000, 1000 * 2 ** this.attempt) * (0.5 + Math.random());
       this.attempt += 1;
@@ -54,22 +69,28 @@ export class Live {
     };
   }
 
-  ping() {
-    if (this.isOpen()) this.socket.send(JSON.stringify({ type: "ping", client_time: Date.now() }));
+  ping({ heartbeat = false } = {}) {
+    if (!this.isOpen()) return;
+    const ping = { type: "ping", client_time: Date.now() };
+    if (heartbeat) ping.versions = Object.fromEntries(this.versions);
+    this.socket.send(JSON.stringify(ping));
   }
 
-  receive(message) {
+  receive(message, first = false) {
     if (message.type === "pong") {
       clock.sample(message.client_time, message.server_time, Date.now());
+      return;
+    }
+    if (message.type === "check") {
+      this.ping({ heartbeat: true });
       return;
     }
     if (message.type === "snapshot") {
       const { id } = message.snapshot.character;
       const last = this.versions.get(id);
+      // A heartbeat's fresh snapshot may overtake one still on its way: never go back.
+      if (!first && last !== undefined && message.snapshot.version < last) return;
       this.hold(message.snapshot);
-      if (last !== undefined && message.snapshot.version > last + 1 && this.resync) {
-        this.resync(id);    // a message was lost: the server's fresh state, not a guess
-      }
     } else if (message.type === "event_snapshot") {
       for (const snap of message.characters) this.hold(snap);
     } else if (message.type === "effect") {

@@ -233,7 +233,6 @@ export async function show(root, { id, me, context }) {
   const live = new Live(`event=${id}`, {
     onMessage: apply,
     onStatus: (state) => context.setOnline(state === "online"),
-    resync,
   });
   const stopTicking = startTicking(root);
   return () => { active = false; live.close(); stopTicking(); requests.stop(); days.stop(); if (staff) staff.stop(); };

@@ -170,7 +170,6 @@ export async function show(root, { id, me, params, context }) {
       else if (msg.type === "effect" && snap) apply(withEffect(snap, msg.effect), { withHistory: false });
     },
     onStatus: (state) => { context.setOnline(state === "online"); if (state === "online") refresh(); },
-    resync: refresh,
   });
   refresh();
   const stopTicking = startTicking(root, () => {

@@ -184,7 +184,6 @@ export async function show(root, { id, me, params, context }) {
   const live = new Live(`event=${id}`, {
     onMessage: receive,
     onStatus: (state) => { context.setOnline(state === "online"); if (state === "online") loadAll(); },
-    resync: () => {},
   });
   const poll = setInterval(loadSafety, 30000);
   // The overdue times count live from each deadline.

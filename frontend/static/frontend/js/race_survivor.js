@@ -161,7 +161,6 @@ export async function show(root, { id, me, params, context }) {
       }
     },
     onStatus: (state) => { context.setOnline(state === "online"); if (state === "online") refresh(); },
-    resync: () => refresh(),
   });
   refresh();
   const stopTicking = startTicking(root, tick);

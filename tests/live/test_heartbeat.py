@@ -1,0 +1,148 @@
+"""No phone stays stale: when Redis loses the channel layer's groups, the heartbeat (a ping
+carrying the versions the phone holds) re-joins them and sends what was missed, and each
+server process notices the loss by itself within seconds and asks its phones to check.
+
+The real-process version of this, with Redis flushed under daphne, is in
+tests/faults/test_faults.py."""
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import redis
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from fixtures import act, connect, next_snapshot
+
+from live.watch import marker_key
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+
+def lose_groups(*, marker: bool = False) -> None:
+    """What a Redis flush does to the channel layer: every group membership is gone (and,
+    with `marker`, what tells the server processes that their data is still there)."""
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    prefix = settings.CHANNEL_LAYERS["default"]["CONFIG"].get("prefix", "asgi")
+    for key in client.scan_iter(f"{prefix}:group:*"):
+        client.delete(key)
+    if marker:
+        client.delete(marker_key())
+
+
+async def receive_until(phone, wanted: str, timeout: float = 5) -> dict:
+    while True:
+        message = await phone.receive_json_from(timeout=timeout)
+        if message["type"] == wanted:
+            return message
+
+
+async def test_a_player_whose_groups_were_lost_gets_the_change_at_the_next_heartbeat(
+        clock, player, player_api, narrator_api):
+    phone, _, _ = await connect(player_api, f"character={player.pk}")
+    held = await next_snapshot(phone)
+    await sync_to_async(lose_groups)()
+    await sync_to_async(act)(narrator_api, player, "hit_wounding")
+    assert await phone.receive_nothing(timeout=0.3)       # stale, and looking online
+
+    await phone.send_json_to({"type": "ping", "client_time": 1.0,
+                              "versions": {str(player.pk): held["version"]}})
+    missed = await next_snapshot(phone)
+    assert missed["state"]["key"] == "wounded"
+    assert missed["version"] == held["version"] + 1
+    assert (await phone.receive_json_from(timeout=5))["type"] == "pong"
+
+    # The heartbeat joined the group again: the next change arrives by itself.
+    clock.advance(120)
+    await sync_to_async(act)(narrator_api, player, "hit_wounding")
+    assert (await next_snapshot(phone))["version"] > missed["version"]
+    await phone.disconnect()
+
+
+async def test_a_heartbeat_that_holds_the_current_version_costs_only_a_pong(
+        clock, player, player_api):
+    phone, _, _ = await connect(player_api, f"character={player.pk}")
+    held = await next_snapshot(phone)
+    await phone.send_json_to({"type": "ping", "versions": {str(player.pk): held["version"]}})
+    assert (await phone.receive_json_from(timeout=5))["type"] == "pong"
+    assert await phone.receive_nothing(timeout=0.3)
+    await phone.disconnect()
+
+
+async def test_a_heartbeat_never_returns_another_characters_snapshot(
+        clock, player, other_player, player_api, narrator_api):
+    phone, _, _ = await connect(player_api, f"character={player.pk}")
+    await next_snapshot(phone)
+    await sync_to_async(act)(narrator_api, other_player, "hit_wounding")
+    await phone.send_json_to({"type": "ping", "versions": {str(other_player.pk): 0,
+                                                           "x": "y", "1" * 40: 1}})
+    assert (await phone.receive_json_from(timeout=5))["type"] == "pong"
+    assert await phone.receive_nothing(timeout=0.3)
+    await phone.disconnect()
+
+
+async def test_the_narrators_view_gets_every_character_it_missed(
+        clock, event, player, other_player, narrator_api):
+    narrators, _, _ = await connect(narrator_api, f"event={event.pk}")
+    view = await receive_until(narrators, "event_snapshot")
+    held = {str(s["character"]["id"]): s["version"] for s in view["characters"]}
+    await sync_to_async(lose_groups)()
+    await sync_to_async(act)(narrator_api, player, "hit_wounding")
+    await sync_to_async(act)(narrator_api, other_player, "hit_wounding")
+    assert await narrators.receive_nothing(timeout=0.3)
+
+    await narrators.send_json_to({"type": "ping", "versions": held})
+    missed = {(await next_snapshot(narrators))["character"]["id"] for _ in range(2)}
+    assert missed == {player.pk, other_player.pk}
+    await narrators.disconnect()
+
+
+async def test_heartbeats_check_the_database_at_most_once_a_second(clock, player, player_api,
+                                                                   narrator_api):
+    """A phone (or anyone) sending pings in a loop cannot make the server query for each."""
+    phone, _, _ = await connect(player_api, f"character={player.pk}")
+    held = await next_snapshot(phone)
+    await phone.send_json_to({"type": "ping", "versions": {str(player.pk): held["version"]}})
+    await receive_until(phone, "pong")
+    await sync_to_async(lose_groups)()
+    await sync_to_async(act)(narrator_api, player, "hit_wounding")
+    await phone.send_json_to({"type": "ping", "versions": {str(player.pk): held["version"]}})
+    assert (await phone.receive_json_from(timeout=5))["type"] == "pong"   # no snapshot yet
+    await asyncio.sleep(settings.LIVE_CHECK_MIN_INTERVAL_S)
+    await phone.send_json_to({"type": "ping", "versions": {str(player.pk): held["version"]}})
+    assert (await next_snapshot(phone))["state"]["key"] == "wounded"
+    await phone.disconnect()
+
+
+async def test_the_server_notices_redis_lost_its_data_and_asks_its_phones_to_check(
+        clock, player, player_api, settings):
+    settings.LIVE_WATCH_INTERVAL_S = 0.1
+    phone, _, _ = await connect(player_api, f"character={player.pk}")
+    await next_snapshot(phone)
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    for _ in range(50):                     # the process has read its marker once
+        if client.get(marker_key()) is not None:
+            break
+        await asyncio.sleep(0.1)
+    await sync_to_async(lose_groups)(marker=True)
+    assert (await phone.receive_json_from(timeout=3))["type"] == "check"
+    await phone.disconnect()
+
+
+async def test_a_change_committed_while_the_first_snapshot_is_built_is_not_missed(
+        clock, player, player_api, narrator_api, monkeypatch):
+    """The groups are joined before the first snapshot is read: a change that commits
+    just after that read still reaches the phone through them."""
+    from live import consumers
+    build = consumers._character_first
+
+    async def build_then_change(character_id):
+        first = await build(character_id)
+        await sync_to_async(act)(narrator_api, player, "hit_wounding")
+        return first
+    monkeypatch.setattr(consumers, "_character_first", build_then_change)
+
+    phone, _, _ = await connect(player_api, f"character={player.pk}")
+    assert (await next_snapshot(phone))["state"]["key"] == "healthy"
+    assert (await next_snapshot(phone))["state"]["key"] == "wounded"
+    await phone.disconnect()
