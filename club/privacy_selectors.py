@@ -23,7 +23,7 @@ def is_erased(member: Member) -> bool:
 
 def person_members(person) -> list[Member]:
     return list(Member.objects.filter(check_ins__character_id__in=person.character_ids)
-                .distinct().order_by("pk"))
+                .select_related("club").distinct().order_by("pk"))
 
 
 def member_words(member: Member) -> list[str]:
@@ -57,7 +57,8 @@ def club_export_section(*, person) -> dict:
         check_ins = member.check_ins.select_related("event").order_by("pk")
         replicas = member.replicas.prefetch_related("checks").order_by("pk")
         members.append({
-            "id": member.pk, "name": member.name, "nickname": member.nickname,
+            "id": member.pk, "club": {"id": member.club_id, "name": member.club.name},
+            "name": member.name, "nickname": member.nickname,
             "phone": member.phone, "email": member.email,
             "licence_number": member.licence_number, "registered_at": _iso(member.created_at),
             "check_ins": [{"event": c.event_id, "event_name": c.event.name,

@@ -14,7 +14,7 @@ from django.db import connection, transaction
 
 from club.models import Member
 from club.services.sanctions import sanction_record
-from fixtures import START, check_in, client_for, database_text, new_member
+from fixtures import START, check_in, client_for, database_text, new_member, same_club
 from health.models import HealthState
 from players.models import Character, Event, JournalEntry
 from players.privacy_services import events_personal_data_purge
@@ -111,6 +111,7 @@ def games(clock, narrator_user, narrator_api):
     clock.advance(60 * DAY)
     new = event_create(name="Partie d'août", ruleset="airsoft_rats", by=narrator_user,
                        start_clock=True)
+    same_club(new, old, narrator_user)  # the August desk checks in from the same register
     # A fresh session: the first one expired meanwhile.
     assert check_in(client_for(narrator_user), new, "RAT-0077").status_code == 201
     return {"old": old, "new": new, "karim": karim, "denis": denis}
