@@ -62,8 +62,8 @@ class Stack:
 
     def start_web(self, port: int | None = None) -> int:
         port = port or free_port()
-        self.spawn(f"web-{port}", [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port),
-                                   "config.asgi:application"])
+        from config.server import command
+        self.spawn(f"web-{port}", command("127.0.0.1", port))
         wait_for_port(port)
         return port
 

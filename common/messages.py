@@ -71,6 +71,12 @@ MESSAGES = {
         "The shot misses ({why}): the bullet is spent for nothing."),
     "not_ready": gettext_noop("{action} is not finished: {remaining} s left."),
     "game_paused": gettext_noop("The game is paused (game stop); only organisers can act."),
+    # A declaration that waited in a phone's outbox (health/declared_at.py).
+    "tap_in_future": gettext_noop(
+        "The phone says this was tapped at {tapped}, after the server's time ({now}): its "
+        "clock is wrong. Nothing was applied; declare it again."),
+    "tap_while_paused": gettext_noop(
+        "The game was paused when this was tapped ({tapped}): nothing was applied."),
     "game_not_paused": gettext_noop("The game is already running."),
     "game_already_paused": gettext_noop("The game is already paused."),
     "not_declarable": gettext_noop("You cannot declare {action} yourself."),

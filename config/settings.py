@@ -152,12 +152,18 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        # channels_redis's layer with a pool that waits for a free connection instead of
+        # failing: a crowd connecting or closing at once (live/channel_layer.py).
+        "BACKEND": "live.channel_layer.RedisChannelLayerWaitingForConnections",
         # redis-py 8 times socket reads out after 5 s by default, which kills the layer's
         # blocking receive of every idle websocket: reads wait as long as they need.
+        # `max_connections` per server process; `timeout`: how long a group command may
+        # queue for one before it fails (seconds; a crowd's queue empties in well under 1 s).
         # Every websocket of one server process shares one Redis list, and the layer drops
         # messages silently past `capacity`: an effect for 5,000 players must fit.
-        "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+        "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None,
+                              "max_connections": int(os.environ.get("REDIS_LAYER_MAX_CONNECTIONS", "50")),
+                              "timeout": 20}],
                    "capacity": 100_000, "expiry": 60},
     }
 }

@@ -44,6 +44,7 @@ api = [
     path("characters/<int:character_id>/", health.CharacterApi.as_view()),
     path("characters/<int:character_id>/actions/", health.CharacterActionApi.as_view()),
     path("characters/<int:character_id>/history/", health.CharacterHistoryApi.as_view()),
+    path("characters/<int:character_id>/outcomes/", health.CharacterOutcomesApi.as_view()),
     path("characters/<int:character_id>/qr.svg", health.CharacterQrApi.as_view()),
     path("characters/<int:character_id>/login-link/", players.LoginLinkApi.as_view()),
     path("characters/<int:character_id>/login-qr.svg", players.LoginQrApi.as_view()),

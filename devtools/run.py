@@ -13,6 +13,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from config.server import command as server_command  # noqa: E402  (after the path is set)
+
 PYTHON = sys.executable
 BIN = Path(PYTHON).parent
 
@@ -33,8 +35,7 @@ def main() -> int:
         subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
         subprocess.run([*manage, "load_demo"], cwd=ROOT, env=env, check=True)
         commands = {
-            "web": [str(BIN / "daphne"), "-b", env.get("HOST", "0.0.0.0"), "-p", port,
-                    "config.asgi:application"],
+            "web": server_command(env.get("HOST", "0.0.0.0"), int(port)),
             "worker": [str(BIN / "celery"), "-A", "config", "worker", "-l", "warning",
                        "--concurrency", env.get("WORKER_CONCURRENCY", "2")],
             "beat": [str(BIN / "celery"), "-A", "config", "beat", "-l", "warning",

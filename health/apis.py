@@ -22,6 +22,7 @@ from rulesets import RuleRefused
 
 from . import services
 from .models import Treatment
+from .outcomes import outcome_table
 from .selectors import character_history, medic_options, treatment_view
 
 
@@ -44,6 +45,15 @@ class CharacterHistoryApi(APIView):
         return answer(request, {"history": character_history(character)})
 
 
+class CharacterOutcomesApi(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="What each declaration the player may make would do now, for the "
+                   "phone to show a declaration tapped offline at once (not yet confirmed)")
+    def get(self, request, character_id):
+        character, _ = character_visible(request.user, character_id)
+        now = timezone.now()
+        return answer(request, outcome_table(character_for_snapshot(character.pk, now), now))
+
+
 class CharacterQrApi(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT, summary="The character's QR code (SVG) for a medic to scan; it holds the medic code only")
     def get(self, request, character_id):
@@ -57,9 +67,12 @@ class CharacterActionApi(APIView):
     class ActionInput(serializers.Serializer):
         action = serializers.CharField(max_length=50)
         params = serializers.DictField(required=False, default=dict)
+        # When the phone's tap was, on the server's clock (a declaration sent late).
+        tapped_at = serializers.DateTimeField(required=False)
 
     @extend_schema(responses=OpenApiTypes.OBJECT, request=ActionInput, summary="Declare an action on a character (the player: "
-                   "what happened to them; a narrator: any correction). Idempotency-Key header.")
+                   "what happened to them; a narrator: any correction), at the instant of the "
+                   "tap (`tapped_at`). Idempotency-Key header.")
     def post(self, request, character_id):
         character, as_narrator = character_visible(request.user, character_id)
         data = self.ActionInput(data=request.data)

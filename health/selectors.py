@@ -167,6 +167,8 @@ def character_history(character: Character, *, limit: int = 30) -> list[dict]:
         after = (entry.after or {}).get("status")
         rows.append({
             "id": entry.id, "at": entry.at.isoformat(), "game_s": round(entry.game_s, 3),
+            # A declaration sent late: when it was tapped (`at` is when it arrived).
+            "tapped_at": (entry.detail or {}).get("tapped_at"),
             "who": entry.actor_label, "kind": entry.kind, "what": _history_label(ruleset, entry),
             "state_before": ruleset.states[before]["labels"] if before in ruleset.states else None,
             "state_after": ruleset.states[after]["labels"] if after in ruleset.states else None,

@@ -23,6 +23,7 @@ from players.services import character_kit_spend, journal_write
 from rulesets import DECLARED, ENDING, Outcome, RuleRefused
 
 from . import observers
+from .declared_at import declared_instant
 from .models import HealthState, Treatment
 from .scheduling import deadline_task_on_commit, deadlines_tasks_on_commit
 
@@ -192,27 +193,40 @@ def _check_running(event: Event, as_narrator: bool) -> None:
 
 @transaction.atomic
 def character_act(*, character: Character, action: str, params: dict | None, by,
-                  as_narrator: bool) -> list[dict]:
-    """A player declares what happened to their character, or a narrator acts on it."""
+                  as_narrator: bool, tapped_at=None) -> list[dict]:
+    """A player declares what happened to their character, or a narrator acts on it.
+    `tapped_at`: when the phone's tap was, on the server's clock (health/declared_at.py);
+    a tap that waited in a phone's outbox counts from then."""
     event = Event.objects.get(pk=character.event_id)
     rules = event.rules()
     spec = rules.action_spec(action)
     if ("narrator" if as_narrator else "self") not in spec["declared_by"]:
         raise RuleRefused("not_declarable", action=spec["labels"])
-    _check_running(event, as_narrator)
     now = timezone.now()
+    declared = declared_instant(event=event, tapped_at=tapped_at, now=now, as_narrator=as_narrator)
+    if not declared.late:  # a late tap was checked against the clock at the tap
+        _check_running(event, as_narrator)
     health = _lock(character.pk)
     # A declaration sees what the phone shows at this instant: the timers due now expired
-    # (rulesets/instants.py; "après le compte de ces 10 secondes").
+    # (rulesets/instants.py; "après le compte de ces 10 secondes"). A late one lands on
+    # the state as it stands on arrival (what was recorded since is never rewound), its
+    # own timers counted from the tap.
     _advance_locked(health, event, now)
-    outcome = rules.apply(health.as_core(), health.character.sheet, action, event.game_time(now),
+    outcome = rules.apply(health.as_core(), health.character.sheet, action, declared.game_s,
                           params=params)
     _record(health=health, event=event, outcome=outcome, kind="action", what=action, by=by,
-            now=now, detail={"params": params or {}, "as_narrator": as_narrator})
+            now=now, detail={"params": params or {}, "as_narrator": as_narrator,
+                             **declared.journal()}, game_s=declared.game_s)
+    events = outcome.events
+    if declared.late:
+        # Counted from the tap, a deadline may be past already: it applies now, at its
+        # own instant, as the sweeper would.
+        _advance_locked(health, event, now)
+        events = [*events, declared.event()]
     _after_commit(health, event)
     observers.action_declared.notify(character=character, event=event, action=action, now=now,
                                      by=by)
-    return outcome.events
+    return events
 
 
 def characters_lock(character_ids) -> dict[int, HealthState]:

@@ -151,11 +151,14 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         if self.character_id is not None:
             await broadcast.join(self.event_id, self)
         watch.watch(self)
+        # Accepted before the snapshot is read: in a crowd, that read queues behind every
+        # other phone's access check, and the handshake must not wait for it (the phone
+        # would give up and retry).
+        await self.accept()
         # Built once the groups are joined: a change committed in between is sent through
         # them, never missed (at worst it arrives twice, which the phone ignores).
         first = await (_character_first(self.character_id) if self.character_id is not None
                        else _event_first(self.event_id))
-        await self.accept()
         if first is None:               # deleted in between
             await self.close(code=4403)
             return

@@ -82,9 +82,11 @@ def journal_entries(event: Event, *, after_id: int = 0, character_id: int | None
 
 
 def clean_code(code: str) -> str | None:
-    """A printed code (a character's, an object's) as stored, or None: codes are letters
-    and digits, and anything else (a NUL breaks PostgreSQL) matches nothing."""
-    wanted = (code or "").strip().upper()
+    """A printed code (a character's, an object's) as stored, from what a person typed: in
+    any case, with the spaces or dashes they put in to keep their place ("k7p-q2m"). None
+    when the rest is not letters and digits: anything else (a NUL breaks PostgreSQL)
+    matches nothing."""
+    wanted = "".join((code or "").split()).replace("-", "").upper()
     return wanted if wanted.isascii() and wanted.isalnum() else None
 
 
@@ -115,6 +117,26 @@ def clock_snapshot(event: Event, now: datetime) -> dict:
     announced = event.announcement or {}
     return {"running": event.running, "game_time_s": round(event.game_time(now), 3),
             "game": announced.get("game"), "next_game": announced.get("next_game")}
+
+
+def event_game_time_at(event: Event, at: datetime) -> tuple[float, bool]:
+    """What the game clock read at a past wall instant, and whether it ran then.
+
+    `Event.game_time` projects the clock as it runs now; a pause or a resume since `at`
+    would shift that projection. The clock's journal lines (every pause and resume writes
+    one, with its game time) say what the clock did: the first one after `at` is a pause
+    (it ran at `at`, and read that pause's game time minus the seconds in between) or a
+    resume (it was paused at `at`, at that resume's game time). Without any, the clock has
+    not changed since `at`."""
+    line = (JournalEntry.objects.filter(event=event, kind="clock", at__gt=at)
+            .order_by("at", "id").values("what", "at", "game_s").first())
+    if line is None:
+        if event.clock_running_since is None or event.clock_running_since > at:
+            return event.clock_elapsed_s, False
+        return event.game_time(at), True
+    if line["what"] == "paused":
+        return line["game_s"] - (line["at"] - at).total_seconds(), True
+    return line["game_s"], False
 
 
 def login_token_language(raw: str) -> str | None:

@@ -59,9 +59,18 @@ TEXTS = {
     "h_unranked": gettext_noop("Not ranked"),
     "h_duration": gettext_noop("duration"),
     "h_provisional": gettext_noop("Provisional ranking at {at}"),
+    # the balises to print (race/views.py balises_page)
+    "print_title": gettext_noop("Balises to print"),
+    "print_course": gettext_noop("Course"),
+    "print_scan": gettext_noop("Punch: scan this QR code with the race app."),
+    "print_typed": gettext_noop("Cannot scan? Type this code:"),
+    "print_none": gettext_noop("No balise yet."),
     # bad input (details of a 400)
     "confirm_missing": gettext_noop("confirm before recording: {missing}"),
     "unknown_checkpoint": gettext_noop("no balise of course {course} has the code or QR '{code}'"),
+    "number_not_code": gettext_noop(
+        "{number} is a balise's number, printed on the maps: type the code printed under the "
+        "balise's QR code"),
     "not_a_member": gettext_noop("{carrier} is not a member of {name} ({members})"),
     "in_future": gettext_noop("{field} is in the future ({at})"),
     "too_old": gettext_noop("{field} is too long ago ({at})"),
@@ -70,6 +79,8 @@ TEXTS = {
         "course '{course}' is not a standard one (enfant, famille, sportif): give "
         "duration_s"),
     "qr_taken": gettext_noop("QR '{qr}' is already on another balise"),
+    "typed_code_taken": gettext_noop(
+        "the code under QR '{qr}' ({code}) is already another balise's: choose another QR"),
     "unknown_course": gettext_noop("no course '{course}' in this race ({known})"),
     "team_members": gettext_noop("a team has at least two members"),
     "solo_members": gettext_noop("a solo survivor has no members"),

@@ -1,4 +1,5 @@
-"""Public pages of the race (no login)."""
+"""Pages of the race: its public results (no login) and, for organisers, its balises to
+print."""
 from django.urls import path
 
 from . import views
@@ -6,4 +7,5 @@ from . import views
 urlpatterns = [
     path("<int:event_id>/results/", views.results_page),
     path("<int:event_id>/results.csv", views.results_csv),
+    path("<int:event_id>/balises/", views.balises_page),
 ]

@@ -1,12 +1,15 @@
-"""The public results (no login): a printable page and a CSV, per course. Names and
-scores only: no phone number, finger or bib code ever reaches them."""
+"""The race's pages: the public results (no login), a printable page and a CSV per
+course, with names and scores only (no phone number, finger or bib code ever reaches
+them); and, for its organisers, the balises to print."""
 from __future__ import annotations
 
 import csv
 import io
 
+import qrcode
+import qrcode.image.svg
 from django.http import Http404, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 from rest_framework.exceptions import NotFound
@@ -14,12 +17,13 @@ from rest_framework.exceptions import NotFound
 from common.i18n import localize
 from rulesets.messages import LANGUAGES
 
-from .selectors.boards import public_results
+from .selectors.boards import courses_view, public_results
 from .labels import TEXTS, say
 from .options import race_options
-from .selectors.entries import race_event
+from .selectors.entries import race_event, race_for_organiser
 
 HEADINGS = [k for k in TEXTS if k.startswith("h_")]
+BALISE_WORDS = [k for k in TEXTS if k.startswith("print_")]
 CSV_COLUMNS = ("course", "rank", "name", "kind", "members", "status", "found", "checkpoints",
                "late_minutes", "lives_lost", "elapsed", "score")
 
@@ -77,3 +81,24 @@ def results_csv(request, event_id):
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="results-race-{event.pk}.csv"'
     return response
+
+
+@require_GET
+def balises_page(request, event_id):
+    """The balises to print, one label each: the number (as on the map), the name, the QR
+    the survivors' phones scan and, under it, the code typed by a phone that cannot."""
+    if not request.user.is_authenticated:
+        return redirect(f"/admin/login/?next={request.path}")
+    try:
+        event = race_for_organiser(request.user, event_id)
+    except NotFound:
+        raise Http404() from None
+    courses = courses_view(event)["courses"]
+    for course in courses:
+        for cp in course["checkpoints"]:
+            cp["svg"] = qrcode.make(cp["qr"], image_factory=qrcode.image.svg.SvgPathImage) \
+                .to_string(encoding="unicode")
+    lang = _lang(request, event)
+    words = localize({k[6:]: say(k) for k in BALISE_WORDS}, lang)
+    return render(request, "race/balises.html", {"event": event, "courses": courses,
+                                                 "words": words, "lang": lang})

@@ -67,6 +67,10 @@ FEATURES: dict[str, Feature] = {
     # (without it, it always does).
     "emergency_choice": Feature(used_by=("schedule/services/clock.py",),
                                 options=("emergencia_pauses_all",)),
+    # A declaration that waited in a phone's outbox counts from the tap, at most this far
+    # back (health/declared_at.py).
+    "late_declarations": Feature(used_by=("health/declared_at.py",),
+                                 options=("late_declaration_max_s",)),
     # Combat points on the sheet, within the ruleset's bounds (gn_fr).
     "combat_base": Feature(used_by=("players/services.py",),
                            options=("combat_base_min", "combat_base_max")),

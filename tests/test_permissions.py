@@ -451,6 +451,8 @@ MATRIX = [
      {"action": "hit_stunning"}, its_player_and_narrators(200)),
     (CHARACTER + "history/", "get", "/api/characters/{player}/history/", None,
      its_player_and_narrators(200)),
+    (CHARACTER + "outcomes/", "get", "/api/characters/{player}/outcomes/", None,
+     its_player_and_narrators(200)),
     ("api/characters/<int:character_id>/qr.svg", "get", "/api/characters/{player}/qr.svg", None,
      its_player_and_narrators(200)),
     (CHARACTER + "login-link/", "post", "/api/characters/{player}/login-link/", None,
@@ -628,6 +630,8 @@ MATRIX += [
      {"reason": "contact"}, narrators(200)),
     ("race/<int:event_id>/results/", "get", "/race/{race}/results/", None, everyone(200)),
     ("race/<int:event_id>/results.csv", "get", "/race/{race}/results.csv", None, everyone(200)),
+    ("race/<int:event_id>/balises/", "get", "/race/{race}/balises/", None,
+     expect(anonymous=302, narrator=200)),
 ]
 PREFIXES = ("admin/",)  # the admin site's own routes: its staff and permission checks
 

@@ -11,6 +11,7 @@ from datetime import datetime
 
 from players.models import Event
 
+from ..balise_codes import typed_code
 from ..labels import say
 from ..models import Course, Entry
 from ..options import RaceOptions, race_options
@@ -53,8 +54,9 @@ def courses_view(event: Event) -> dict:
 
 
 def checkpoint_view(cp) -> dict:
+    """A balise for its organisers: `typed_code` is printed under its QR."""
     return {"id": cp.pk, "code": cp.code, "name": cp.name, "lat": cp.lat, "lon": cp.lon,
-            "qr": cp.qr, "points": cp.points}
+            "qr": cp.qr, "typed_code": typed_code(cp.qr), "points": cp.points}
 
 
 def _scored(entry: Entry, o: RaceOptions, now: datetime):

@@ -9,6 +9,7 @@ from players.models import Event, Membership
 from players.selectors import clean_code, is_narrator
 from rulesets import RuleRefused
 
+from .. import balise_codes
 from ..models import Checkpoint, Course, Entry, LifeLoss
 from ..options import RULESET
 from ..scoring import EntryFacts, PunchFact
@@ -112,24 +113,36 @@ def entry_by_code(event: Event, code: str) -> Entry:
 
 
 def checkpoint_find(course: Course, scanned: str, *, code_allowed: bool) -> Checkpoint | None:
-    """The balise of the course whose QR holds `scanned` (or, for organisers, whose number
-    it is). A survivor must send the QR's content: the number alone is printed on maps."""
-    scanned = (scanned or "").strip()
-    found = Checkpoint.objects.filter(course=course, qr=scanned).first()
-    if found is None and code_allowed:
-        found = Checkpoint.objects.filter(course=course, code__iexact=scanned).first()
-    return found
+    """The balise of the course whose QR holds `scanned`, or whose code printed under the
+    QR it is (race/balise_codes.py), or, for organisers, whose number it is. A survivor
+    never punches by number alone: it is printed on maps."""
+    return _balise_among(Checkpoint.objects.filter(course=course), scanned, code_allowed)
 
 
 def checkpoint_elsewhere(entry: Entry, scanned: str, *, code_allowed: bool) -> Checkpoint | None:
     """A balise of another course of the entry's race, found as checkpoint_find does: the
     finger beeps on any box, so such a punch is recorded, never counted."""
-    scanned = (scanned or "").strip()
     others = Checkpoint.objects.filter(course__event_id=entry.event_id).exclude(
-        course_id=entry.course_id).order_by("pk")
-    found = others.filter(qr=scanned).first()
+        course_id=entry.course_id)
+    return _balise_among(others, scanned, code_allowed)
+
+
+def checkpoint_numbered(event_id: int, scanned: str) -> Checkpoint | None:
+    """A balise of the race whose number (printed on the map) this is."""
+    return (Checkpoint.objects.filter(course__event_id=event_id, code__iexact=(scanned or "").strip())
+            .order_by("pk").first())
+
+
+def _balise_among(checkpoints, scanned: str, code_allowed: bool) -> Checkpoint | None:
+    scanned = (scanned or "").strip()
+    checkpoints = checkpoints.order_by("pk")
+    found = checkpoints.filter(qr=scanned).first()
+    typed = clean_code(scanned)
+    if found is None and typed and len(typed) == balise_codes.LENGTH:
+        # A race has a few dozen balises: comparing them here costs one small query.
+        found = next((cp for cp in checkpoints if balise_codes.typed_code(cp.qr) == typed), None)
     if found is None and code_allowed:
-        found = others.filter(code__iexact=scanned).first()
+        found = checkpoints.filter(code__iexact=scanned).first()
     return found
 
 

@@ -8,8 +8,9 @@ from players.models import Event
 from players.services import journal_write
 from rulesets import RuleRefused
 
+from ..balise_codes import typed_code
 from ..labels import say
-from ..models import Checkpoint, Course
+from ..models import Checkpoint, Course, new_checkpoint_qr
 from ..options import race_options
 from ..publish import race_changed_on_commit
 
@@ -46,8 +47,16 @@ def checkpoint_create(*, course: Course, code: str, by, name: str = "", lat: flo
     qr = (qr or "").strip()
     if qr and Checkpoint.objects.filter(qr=qr).exists():
         raise RuleRefused("bad_input", detail=say("qr_taken", qr=qr))
+    # The code printed under the QR names one balise of the race: a phone typing it must
+    # not punch another (one chance in a billion per pair, but a race is printed once).
+    taken = {typed_code(other) for other in Checkpoint.objects.filter(
+        course__event_id=course.event_id).values_list("qr", flat=True)}
+    if qr and typed_code(qr) in taken:
+        raise RuleRefused("bad_input", detail=say("typed_code_taken", qr=qr, code=typed_code(qr)))
+    while not qr or typed_code(qr) in taken:
+        qr = new_checkpoint_qr()
     checkpoint = Checkpoint.objects.create(course=course, code=code, name=name, lat=lat, lon=lon,
-                                           points=points, **({"qr": qr} if qr else {}))
+                                           points=points, qr=qr)
     journal_write(event=course.event, kind="race", what="checkpoint:created", at=timezone.now(),
                   by=by, detail={"course": course.pk, "checkpoint": checkpoint.pk, "code": code,
                                  "points": points})

@@ -18,15 +18,16 @@ from ..models import Checkpoint, Entry, Punch
 from ..options import race_options
 from ..publish import race_changed_on_commit
 from ..readout import ReadoutRejected, parse_time, read_rows
-from ..selectors.entries import checkpoint_elsewhere, checkpoint_find
+from ..selectors.entries import checkpoint_elsewhere, checkpoint_find, checkpoint_numbered
 from .common import entry_lock, instant, race_journal
 
 
 @transaction.atomic
 def punch_record(*, entry: Entry, checkpoint: str, by, source: str,
                  at: datetime | None = None) -> tuple[Punch, bool]:
-    """A survivor sends what the balise's QR holds; an organiser may send its number.
-    Returns the punch and whether it is new (the same punch twice is one)."""
+    """A survivor sends what the balise's QR holds or the code printed under it; an
+    organiser may also send its number. Returns the punch and whether it is new (the same
+    punch twice is one)."""
     entry = entry_lock(entry)
     if entry.status == Entry.DISQUALIFIED:
         raise RuleRefused("race_disqualified", name=entry.name)
@@ -48,6 +49,8 @@ def _balise(entry: Entry, scanned: str, *, code_allowed: bool) -> tuple[Checkpoi
     if found is not None:
         return found, ""
     found = checkpoint_elsewhere(entry, scanned, code_allowed=code_allowed)
+    if found is None and not code_allowed and checkpoint_numbered(entry.event_id, scanned):
+        raise RuleRefused("bad_input", detail=say("number_not_code", number=scanned.strip()[:20]))
     if found is None:
         raise RuleRefused("bad_input", detail=say("unknown_checkpoint", course=entry.course.name,
                                                   code=scanned[:60]))

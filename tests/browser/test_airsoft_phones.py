@@ -17,6 +17,7 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import connections
 from django.utils import timezone
 from playwright.sync_api import expect
 
@@ -62,9 +63,16 @@ def terrier(server_url: str):
 def off_the_loop(call, *args, **kwargs):
     """A service that publishes to phones, run as a worker or another process would: in a
     thread of its own (this one holds Playwright's event loop, where async_to_sync may not
-    run)."""
+    run). The thread gives its database connection back: the pool is shared by the whole
+    session."""
     answers = []
-    worker = threading.Thread(target=lambda: answers.append(call(*args, **kwargs)))
+
+    def run():
+        try:
+            answers.append(call(*args, **kwargs))
+        finally:
+            connections.close_all()
+    worker = threading.Thread(target=run)
     worker.start()
     worker.join()
     assert answers, f"{call.__name__} failed"

@@ -142,16 +142,17 @@ def test_a_survivor_runs_a_zombie_pulls_a_flag_and_the_organisers_see_it_live(se
     expect(survivor.locator(".race-time")).to_contain_text("Temps restant")
 
     # A balise scanned (typed here: a headless browser has no camera) counts.
-    survivor.get_by_label("Contenu du QR de la balise").fill(qr31)
+    survivor.get_by_label("Code sous le QR de la balise").fill(qr31)
     survivor.get_by_role("button", name="Pointer", exact=True).click()
     expect(survivor.locator("#found-count")).to_have_text("1 / 4")
     expect(survivor.locator(".punch-list")).to_contain_text("31 Église Saint-Germain")
     expect(survivor.locator(".race-note.ok")).to_contain_text("Balise 31 Église Saint-Germain pointée : elle compte.")
-    # The number printed on the map is not the QR: refused, with the server's reason.
-    survivor.get_by_label("Contenu du QR de la balise").fill("32")
+    # The number printed on the map is not the QR: refused, with the server's reason
+    # (tests/browser/test_scanning.py types the code printed under the QR).
+    survivor.get_by_label("Code sous le QR de la balise").fill("32")
     survivor.get_by_role("button", name="Pointer", exact=True).click()
     expect(survivor.locator(".race-note.refusal")).to_contain_text(
-        "aucune balise du parcours famille n'a le code ou le QR « 32 »")
+        "32 est le numéro d'une balise, imprimé sur les cartes")
     expect(survivor.locator("#found-count")).to_have_text("1 / 4")
 
     # The organisers' leaderboard moved with the punch, and warns the points are not confirmed.

@@ -227,10 +227,10 @@ def test_every_game_has_the_emergency_button_and_gn_fr_no_body_map(server_url, p
     for absent in ("#body-map", "#load", ".clarity:not([hidden])", "form.action-form"):
         expect(page.locator(absent)).to_have_count(0)
 
+    # One tap in the top bar, then the confirmation that says what will happen.
     page.get_by_role("button", name="Urgence").click()
     page.get_by_label("Que se passe-t-il ? (facultatif)").fill("Une cheville tordue")
     page.get_by_role("button", name="Arrêter le jeu pour tout le monde").click()
-    page.locator("button.armed").click()
     expect(page.locator(".emergency-status")).to_contain_text("Urgence déclarée")
     expect(page.locator(".state .paused")).to_be_visible()
     assert Event.objects.get(pk=event.pk).running is False

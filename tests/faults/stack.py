@@ -32,6 +32,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
 
+from config.server import command as server_command
+
 from health.models import HealthState
 from players.models import JournalEntry
 from players.services import character_create, event_create
@@ -190,8 +192,7 @@ class Stack:
 
     def start_daphne(self, port: int | None = None, wait: bool = True) -> Server:
         port = port or free_port()
-        process = self._start(f"daphne-{port}", [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port),
-                                                 "config.asgi:application"])
+        process = self._start(f"daphne-{port}", server_command("127.0.0.1", port))
         server = Server(process, port)
         if wait:
             server.wait_ready()

@@ -3,6 +3,8 @@ every phone text translated in French and Spanish."""
 from __future__ import annotations
 
 import gettext
+import hashlib
+import json
 import re
 from pathlib import Path
 
@@ -73,3 +75,39 @@ def test_the_phone_catalogue_follows_the_language(client):
     assert "Hors ligne" in client.get("/jsi18n/fr/").content.decode()
     assert "Sin conexi" in client.get("/jsi18n/es/").content.decode()
     assert client.get("/jsi18n/de/").status_code == 404
+
+
+VENDOR = FRONTEND / "static" / "frontend" / "vendor"
+ZXING = VENDOR / "zxing-library-0.23.0"
+
+
+def test_every_screen_scans_through_the_one_scanner_module():
+    """BarcodeDetector is missing on iPhones: only js/scanner.js may touch it (and the
+    camera), falling back on the ZXing shipped in the app."""
+    direct = sorted(path.name for path in JS.glob("*.js")
+                    if path.name not in ("scanner.js", "scan_worker.js")
+                    and re.search(r"BarcodeDetector|getUserMedia", path.read_text()))
+    assert direct == []
+    worker = (JS / "scan_worker.js").read_text()
+    assert 'importScripts("../vendor/zxing-library-0.23.0/index.min.js")' in worker
+
+
+def test_the_vendored_decoder_says_what_it_is_and_its_licence():
+    readme = (ZXING / "README.md").read_text()
+    assert "@zxing/library" in readme and "0.23.0" in readme
+    digest = hashlib.sha256((ZXING / "index.min.js").read_bytes()).hexdigest()
+    assert digest in readme, "index.min.js is not the file the README names"
+    assert "Apache License" in (ZXING / "LICENSE").read_text()
+
+
+@pytest.mark.django_db
+def test_the_decoder_opens_offline_and_the_policy_lets_its_worker_run(client):
+    body = client.get("/sw.js").content.decode()
+    # The list is written with escapejs ("-" as \u002D): read it as the browser does.
+    shell = json.loads(re.search(r"^const SHELL = (\[.*\]);$", body, re.M).group(1))
+    assert "/static/frontend/vendor/zxing-library-0.23.0/index.min.js" in shell
+    assert "/static/frontend/js/scan_worker.js" in shell
+    policy = client.get("/")["Content-Security-Policy"]
+    # A worker from the app's own origin: default-src / script-src 'self' cover it.
+    assert "worker-src" not in policy and "script-src 'self'" in policy
+    assert client.get("/static/frontend/vendor/zxing-library-0.23.0/index.min.js").status_code == 200

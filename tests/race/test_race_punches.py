@@ -47,7 +47,10 @@ def test_a_phone_must_send_the_qr_not_the_number_printed_on_the_map(clock, lucie
     phone = client_for(lucie.character.user, "fr")
     response = punch(phone, lucie, "32")
     assert response.status_code == 400
-    assert "32" in response.json()["detail"] and "famille" in response.json()["detail"]
+    # The refusal says what to type instead (tests/race/test_race_printed_codes.py).
+    assert response.json()["detail"] == ("Requête invalide : 32 est le numéro d'une balise, "
+                                         "imprimé sur les cartes : tapez le code imprimé sous "
+                                         "le QR de la balise")
     assert Punch.objects.count() == 0
 
 

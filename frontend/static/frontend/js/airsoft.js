@@ -8,6 +8,7 @@
 // screen, registered for the ruleset: js/airsoft_player.js.
 import { clock } from "./clock.js";
 import { countdownElement } from "./countdown.js";
+import { pendingMark } from "./declared_offline.js";
 import { lang, t } from "./i18n.js";
 import { formatDuration, h } from "./util.js";
 
@@ -153,6 +154,7 @@ export function stateCard(snap) {
   return h("section", { class: `card state airsoft-state severity-${severity}`, dataset: { state: state.key } },
     h("div", { class: "severity", "aria-hidden": "true" }, SEVERITY_MARKS[severity]),
     h("h1", { class: "state-label", id: "state-label" }, state.label),
+    pendingMark(snap),
     state.hint ? h("p", { class: "hint-big", id: "state-hint" }, state.hint) : null,
     countBlock(snap),
     !snap.clock.running ? h("p", { class: "paused" }, t("Game paused: every countdown is frozen.")) : null,

@@ -5,8 +5,9 @@ import { send } from "./api.js";
 import { bigCount, healDuration, runningHeal } from "./airsoft.js";
 import { countdownElement } from "./countdown.js";
 import { t } from "./i18n.js";
-import { codeFromLink, startCamera } from "./items.js";
+import { codeFromLink } from "./items.js";
 import { said } from "./outcome.js";
+import { startScanner } from "./scanner.js";
 import { h, mount } from "./util.js";
 
 const STATUS = () => ({ completed: t("completed"), stopped: t("stopped"), aborted: t("interrupted") });
@@ -65,7 +66,7 @@ export function healPanel(characterId, { onAnswer, patient = null }) {
   async function scan() {
     release();
     try {
-      scanner = await startCamera(h, (text) => { scanner = null; mount(scanBox); input.value = codeFromLink(text, "patient"); });
+      scanner = await startScanner((text) => { scanner = null; mount(scanBox); input.value = codeFromLink(text, "patient"); });
       if (!scanner) say(t("This phone cannot scan: type the code printed under the QR code."));
       else mount(scanBox, scanner.video);
     } catch {

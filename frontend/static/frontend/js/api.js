@@ -36,7 +36,11 @@ const listeners = new Set();
 const answers = new Map();
 let flushing = null;
 
-export function onOutbox(listener) { listeners.add(listener); }
+// Returns how to stop listening (a screen that closes).
+export function onOutbox(listener) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
 
 async function notify(answered) {
   const items = await outbox.pending();
@@ -45,8 +49,9 @@ async function notify(answered) {
 
 // Queue a write and try to send it now. Resolves with the server's answer, or with
 // {queued: true} when the phone is offline (the write leaves when the network is back).
-export async function send(label, method, url, body) {
-  const item = { key: newKey(), label, method, url, body, created: Date.now() };
+// `note`: what the screen keeps with the waiting write (a declaration's expected outcome).
+export async function send(label, method, url, body, note = null) {
+  const item = { key: newKey(), label, method, url, body, note, created: Date.now() };
   await outbox.put(item);
   await notify();
   await flush();

@@ -2,6 +2,7 @@
 // the top bar (connection, last sync, waiting writes, language) and registers the
 // service worker that makes it work offline.
 import { get, onOutbox, pendingWrites } from "./api.js";
+import { emergencyControl } from "./emergency.js";
 import { LANGUAGES, lang, setLanguage, t } from "./i18n.js";
 import { recall, remember } from "./store.js";
 import { h, mount } from "./util.js";
@@ -19,6 +20,7 @@ const topbar = document.getElementById("topbar");
 const status = { online: navigator.onLine, syncedAt: null, waiting: 0, refused: false };
 let cleanup = null;
 let me = null;
+const emergency = emergencyControl();   // Urgence / Emergencia, in the top bar of every screen
 
 if ("serviceWorker" in navigator) {
   navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});
@@ -48,7 +50,7 @@ function renderTopbar() {
         ago !== null ? ` — ${t("last synced %(ago)s ago", { ago: ago < 60 ? `${Math.floor(ago)} s` : `${Math.floor(ago / 60)} min` })}` : "");
   const select = h("select", { "aria-label": t("Language"), onchange: (e) => setLanguage(e.target.value) },
     LANGUAGES.map(([code, name]) => h("option", { value: code, selected: code === lang }, name)));
-  mount(topbar, h("nav", {}, links), h("div", { class: "status" }, state,
+  mount(topbar, h("nav", {}, links), h("div", { class: "status" }, emergency.button, state,
     status.waiting ? h("span", { class: "waiting" }, ` · ${t("%(n)s waiting to be sent", { n: status.waiting })}`) : "",
     select));
 }
@@ -97,6 +99,15 @@ function defaultRoute() {
   return refereed ? `#/referee/${refereed.id}` : race.zombieRoute(me);
 }
 
+// The event a screen is about: a character's (player, medic, survivor) or the event itself.
+function eventOfScreen(screen, id) {
+  if (["player", "medic", "survivor"].includes(screen)) {
+    const character = me.characters.find((c) => c.id === id);
+    return character ? character.event : null;
+  }
+  return ["narrator", "referee", "zombie", "race"].includes(screen) ? id : null;
+}
+
 let routed = 0;
 
 async function route() {
@@ -112,6 +123,7 @@ async function route() {
   const params = new URLSearchParams(query || "");
   const screens = { player, medic, narrator, referee, ...race.screens };
   const shown = (me && race.redirect(me, screen, Number(id))) || screen;
+  emergency.setEvent(me ? eventOfScreen(shown, Number(id)) : null);
   if (!me) {
     mount(root, h("section", { class: "card welcome" },
       h("h1", {}, t("Welcome")),

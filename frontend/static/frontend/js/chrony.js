@@ -3,10 +3,12 @@
 // the verdict: VALIDÉ, or ÉCHEC with every reason, and the energy the server computed. A
 // replica that passed gets a printable pass label; the list shows each replica's latest
 // measure. A failed control during the games of a replica that passed at check-in is
-// proven cheating: the answer shows the sanction the server recorded.
+// proven cheating: the answer shows the sanction the server recorded. At a control, the
+// replica is chosen by scanning its pass label's QR (js/scanner.js) or typing its code.
 import { get as apiGet, send as apiSend } from "./api.js";
 import { lang, t } from "./i18n.js";
 import { said } from "./outcome.js";
+import { scanControl } from "./scanner.js";
 import { h, mount } from "./util.js";
 
 const TYPES = () => ({ rifle: t("rifle"), pistol: t("pistol"), sniper: t("sniper"), shotgun: t("shotgun"),
@@ -34,10 +36,19 @@ export function chronyPanel(eventId, { get = apiGet, send = apiSend } = {}) {
     h("button", { type: "submit" }, t("Register")));
   const registered = h("p", { class: "muted", role: "status" });
 
-  // Measure one.
+  // Measure one: chosen in the list, or by its pass label (the QR holds its code).
   const replicaSelect = h("select", { name: "replica", required: true, "aria-label": t("Replica") });
+  const passCode = h("input", { name: "pass_code", autocomplete: "off", autocapitalize: "characters",
+    "aria-label": t("Code on the pass label"), placeholder: t("Code on the pass label"),
+    onkeydown: (event) => { if (event.key === "Enter") { event.preventDefault(); choosePass(passCode.value); } } });
+  const passNote = h("p", { class: "muted pass-note", role: "status" });
+  const passScan = scanControl({ label: t("Scan the pass label"), onText: (text) => choosePass(text),
+    say: (words) => { passNote.textContent = words; } });
   const measure = h("form", { class: "check-form" },
     h("h3", {}, t("Measure")),
+    passScan.button, passScan.box,
+    h("label", {}, t("Code on the pass label"), h("div", { class: "race-row" }, passCode,
+      h("button", { type: "button", onclick: () => choosePass(passCode.value) }, t("Find")))), passNote,
     h("label", {}, t("Replica"), replicaSelect),
     h("label", {}, t("When"), h("select", { name: "kind", "aria-label": t("When") },
       h("option", { value: "check_in" }, t("At check-in")), h("option", { value: "recheck" }, t("Control during the games")))),
@@ -89,6 +100,16 @@ export function chronyPanel(eventId, { get = apiGet, send = apiSend } = {}) {
     load(replica.id);
   });
 
+  function choosePass(text) {
+    const code = String(text || "").trim().toUpperCase().replace(/[^A-Z0-9]/g, "");
+    if (!code) return;
+    passCode.value = code;
+    const found = replicas.find((r) => r.code === code);
+    if (found) replicaSelect.value = String(found.id);
+    passNote.textContent = found ? t("Chosen: %(label)s of %(owner)s.", { label: found.label, owner: found.member.name })
+      : t("No replica of this day has the code %(code)s.", { code });
+  }
+
   function showCheck(replica, { check, passed, sanction, escalated }) {
     const limits = check.limits || {};
     mount(result, h("div", { class: `chrony-result ${passed ? "pass" : "fail"}`, id: "chrony-result" },
@@ -125,5 +146,5 @@ export function chronyPanel(eventId, { get = apiGet, send = apiSend } = {}) {
       : h("p", { class: "muted" }, t("No replica registered yet.")));
   }
 
-  return { element: root, load, stop() { active = false; } };
+  return { element: root, load, stop() { active = false; passScan.stop(); } };
 }

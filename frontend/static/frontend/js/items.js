@@ -7,6 +7,7 @@
 import { get as apiGet, send as apiSend } from "./api.js";
 import { t as translate } from "./i18n.js";
 import { said } from "./outcome.js";
+import { startScanner } from "./scanner.js";
 import { confirmButton, formatDuration, h as element, mount } from "./util.js";
 
 // A scanned QR holds a link with ?<param>=CODE; a typed code is the code itself.
@@ -21,22 +22,6 @@ export function codeFromLink(text, param) {
 
 // An object's label holds {PUBLIC_URL}/?object=CODE.
 export const codeFromObjectLink = (text) => codeFromLink(text, "object");
-
-// The camera reads QR codes until one is found; null when this phone cannot scan.
-export async function startCamera(h, onText) {
-  if (!("BarcodeDetector" in window) || !navigator.mediaDevices) return null;
-  const stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" } });
-  const video = h("video", { playsinline: true, muted: true });
-  video.srcObject = stream;
-  await video.play();
-  const detector = new window.BarcodeDetector({ formats: ["qr_code"] });
-  const scanner = { video, stop() { clearInterval(timer); stream.getTracks().forEach((track) => track.stop()); } };
-  const timer = setInterval(async () => {
-    const found = await detector.detect(video).catch(() => []);
-    if (found.length) { scanner.stop(); onText(found[0].rawValue); }
-  }, 300);
-  return scanner;
-}
 
 // The panel for one character: returns its element, `lookup(code)` (e.g. for a link
 // opened with ?object=CODE) and `stop()` (releases the camera when the screen changes).
@@ -107,7 +92,7 @@ export function objectPanel({ characterId, code = null, get = apiGet, send = api
   async function scan(param, then) {
     stopScan();
     try {
-      scanner = await startCamera(h, (text) => { scanner = null; then(codeFromLink(text, param)); });
+      scanner = await startScanner((text) => { scanner = null; then(codeFromLink(text, param)); });
       if (!scanner) message = t("This phone cannot scan: type the code printed under the QR code.");
     } catch {
       message = t("The camera could not start: type the code.");

@@ -1,5 +1,5 @@
-// The medic's screen: identify the patient (camera scan of their QR code, or the short
-// code typed), choose among the treatments the medic's sheet allows, run the treatment's
+// The medic's screen: identify the patient (camera scan of their QR code, js/scanner.js,
+// or the short code typed), choose among the treatments the medic's sheet allows, run the treatment's
 // timer on screen, then confirm or abort. The patient's health is never shown here unless
 // the rules reveal it (an analysis).
 import { get, send } from "./api.js";
@@ -8,6 +8,7 @@ import { countdownElement, startTicking } from "./countdown.js";
 import { t } from "./i18n.js";
 import { said } from "./outcome.js";
 import { paramField, paramValues } from "./params.js";
+import { startScanner } from "./scanner.js";
 import { confirmButton, h, mount } from "./util.js";
 
 const RECHECK_MS = 5000;
@@ -92,27 +93,19 @@ export async function show(root, { id, params, context }) {
   }
 
   async function scan() {
-    if (!("BarcodeDetector" in window) || !navigator.mediaDevices) {
-      message = t("This phone cannot scan: type the code printed under the QR code.");
-      render();
-      return;
+    stopScan();
+    message = null;
+    try {
+      scanning = await startScanner((text) => { scanning = null; lookup(codeFrom(text)); });
+      if (!scanning) message = t("This phone cannot scan: type the code printed under the QR code.");
+    } catch {
+      message = t("The camera could not start: type the code.");
     }
-    const video = h("video", { playsinline: true, muted: true });
-    const stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" } });
-    video.srcObject = stream;
-    await video.play();
-    const detector = new window.BarcodeDetector({ formats: ["qr_code"] });
-    scanning = { video, stream, timer: setInterval(async () => {
-      const found = await detector.detect(video).catch(() => []);
-      if (found.length) { stopScan(); lookup(codeFrom(found[0].rawValue)); }
-    }, 300) };
     render();
   }
 
   function stopScan() {
-    if (!scanning) return;
-    clearInterval(scanning.timer);
-    scanning.stream.getTracks().forEach((track) => track.stop());
+    if (scanning) scanning.stop();
     scanning = null;
   }
 

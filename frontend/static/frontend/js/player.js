@@ -6,8 +6,10 @@
 // have its own layout (js/airsoft_player.js), both registered in js/panels.js; an action
 // with parameters (where a hit landed, with what) opens a small form (js/player_actions.js).
 import { get, send } from "./api.js";
-import { alertNow, keepAwake, warnBeforeDeadline } from "./alerts.js";
+import { keepAwake, warnBeforeDeadline } from "./alerts.js";
+import { bannerStack } from "./banners.js";
 import { startTicking } from "./countdown.js";
+import { answerWords, corrected, declaredOffline } from "./declared_offline.js";
 import { followEventLanguage, t } from "./i18n.js";
 import { fightTools, fightsCard } from "./fights.js";
 import { objectPanel } from "./items.js";
@@ -16,7 +18,7 @@ import { said } from "./outcome.js";
 import { panelFor } from "./panels.js";
 import { declarations } from "./player_actions.js";
 import { abilities, effects, historyList, points, sheet, stateCard } from "./player_cards.js";
-import { clarityPanel, emergencyPanel } from "./player_panels.js";
+import { clarityPanel } from "./player_panels.js";
 import { askPanel } from "./requests.js";
 import { recall, remember } from "./store.js";
 import { h, mount } from "./util.js";
@@ -24,6 +26,7 @@ import { h, mount } from "./util.js";
 export async function show(root, { id, me, params, context }) {
   let snap = null;
   let history = [];
+  let historyAt = 0;             // when the server's history was read
   let message = null;
   const character = me.characters.find((c) => c.id === id);
 
@@ -39,12 +42,16 @@ export async function show(root, { id, me, params, context }) {
   // Asking the organisers: kept across redraws too (a snapshot must not wipe the question).
   const asks = askPanel(id, { send, t, h });
   const clarity = clarityPanel(id);
-  let emergency = null;          // made once the event is known (from the snapshot)
+  // Banners for what the player must not miss (js/banners.js); declarations waiting for
+  // the network, shown at once as not yet confirmed (js/declared_offline.js).
+  const banners = bannerStack(id);
+  const offline = declaredOffline(id, { render: () => render(), answered: (item, answer) => answeredLate(item, answer) });
   // Panels of a ruleset's own layout kept across redraws (js/panels.js), made when first drawn.
   const kept = new Map();
   const keep = (key, make) => { if (!kept.has(key)) kept.set(key, make()); return kept.get(key); };
   const decl = declarations(id, { current: () => snap, say: (text) => { message = text; },
-                                  apply: (fresh) => apply(fresh), render: () => render() });
+                                  apply: (fresh) => apply(fresh), render: () => render(),
+                                  tapped: (action, params) => { banners.expectOwnChange(); return offline.tap(snap, action, params); } });
 
   async function loadTools() {
     if (tools !== null || !snap) return;
@@ -82,7 +89,8 @@ export async function show(root, { id, me, params, context }) {
     const figure = decl.figure();
     objects.setLoad(snap.load);
     clarity.update(snap);
-    if (!emergency) emergency = emergencyPanel(snap.character.event);
+    // With a declaration waiting for the network: the state it leads to, not confirmed.
+    const shown = offline.shown(snap);
     const toolsCard = h("section", { class: "card tools" },
       h("button", { type: "button", onclick: () => { qr.hidden = !qr.hidden; } }, t("Show my QR code")),
       character && character.medic ? h("a", { class: "button", href: `#/medic/${id}` }, t("Treat a patient")) : null,
@@ -90,9 +98,10 @@ export async function show(root, { id, me, params, context }) {
       qr);
     // What a ruleset's own layout or the top of the screen is drawn with (js/panels.js).
     const parts = { id, params, message, keep, apply: (fresh) => apply(fresh), declarations: decl, actions, figure,
-                    dropItem, asks: asks.element, toolsCard, history: historyList(history), emergency: emergency.element };
+                    dropItem, asks: asks.element, toolsCard, history: historyList(banners.history(history, historyAt)),
+                    emergency: null };   // Emergencia is in the top bar of every screen (js/emergency.js)
     const layout = panelFor("player", snap.character.ruleset, snap);
-    const { children, awake } = layout ? layout.render(snap, parts) : defaultLayout(snap, parts);
+    const { children, awake } = layout ? layout.render(shown, parts) : defaultLayout(shown, parts);
     mount(root, children);
     keepAwake(awake);
   }
@@ -103,7 +112,7 @@ export async function show(root, { id, me, params, context }) {
       children: [stateCard(snap), fightsCard(snap, { answer: answerDuel, stop: stopBeating }),
         top ? top.render(snap, parts) : [parts.actions, effects(snap), points(snap)],
         abilities(snap), clarity.element, objects.element, asks.element, tools || null,
-        parts.toolsCard, sheet(snap), parts.history, emergency.element],
+        parts.toolsCard, sheet(snap), parts.history],
       awake: Boolean(snap.next),
     };
   }
@@ -130,14 +139,14 @@ export async function show(root, { id, me, params, context }) {
   function apply(fresh, { fromCache = false, withHistory = true } = {}) {
     if (snap && fresh.version < snap.version) return;       // an older answer arrived late
     if (followEventLanguage(fresh.character.language)) return;   // reloads in the game's language
-    const changed = snap && snap.state.key !== fresh.state.key;
+    banners.notice(snap, fresh, { own: offline.waiting() });
     snap = fresh;
     loadTools();
     if (!fromCache) {
       remember(`character:${id}`, fresh);
       context.synced();
+      offline.sync(fresh);
     }
-    if (changed) alertNow();
     render();
     if (!fromCache && withHistory) loadHistory();
   }
@@ -150,10 +159,20 @@ export async function show(root, { id, me, params, context }) {
     } catch { /* offline: keep showing the last snapshot */ }
   }
 
+  // The server's answer to a declaration that waited for the network: it confirms or
+  // corrects what the screen showed.
+  function answeredLate(item, answer) {
+    message = answerWords(item, answer);
+    if (!corrected(item, answer)) banners.expectOwnChange();   // what the player declared
+    if (answer.ok && answer.data.snapshot) apply(stamped(answer.data.snapshot, answer.data.server_time));
+    else render();
+  }
+
   async function loadHistory() {
     try {
+      const asked = Date.now();
       const answer = await get(`/api/characters/${id}/history/`);
-      if (answer.ok) { history = answer.data.history; render(); }
+      if (answer.ok) { history = answer.data.history; historyAt = answer.fromCache ? historyAt : asked; render(); }
     } catch { /* offline */ }
   }
 
@@ -176,12 +195,14 @@ export async function show(root, { id, me, params, context }) {
     const layout = snap && panelFor("player", snap.character.ruleset, snap);
     if (layout && layout.tick && layout.tick(root)) refresh();   // a count of that layout just ended
     const el = root.querySelector("#next-countdown");
-    if (el && snap && snap.next && snap.clock.running) {
-      warnBeforeDeadline(`${snap.next.key}:${snap.next.game_s}`, Number(el.dataset.left));
+    const view = offline.shown(snap);
+    if (el && view && view.next && view.clock.running) {
+      warnBeforeDeadline(`${view.next.key}:${view.next.game_s}`, Number(el.dataset.left));
     }
   });
   return () => {
     active = false; live.close(); stopTicking(); keepAwake(false); objects.stop(); asks.stop();
+    banners.release(); offline.release();
     for (const panel of kept.values()) if (panel.release) panel.release();
   };
 }

@@ -2,7 +2,9 @@
 // action with parameters (where a hit landed, with what), a small form kept across
 // redraws. A limb tapped on the body figure opens the hit's form with that place chosen.
 // `current()`: the snapshot shown; `say(text)`: the screen's message; `apply(snapshot)`
-// and `render()`: the screen's.
+// and `render()`: the screen's; `tapped(action, params)`: what a tap adds to the request
+// (`body`: the instant of the tap), keeps with it while it waits (`note`) and is told
+// when it waits (`queued(key)`) (js/declared_offline.js).
 import { send } from "./api.js";
 import { t } from "./i18n.js";
 import { stamped } from "./live.js";
@@ -11,7 +13,7 @@ import { paramField, paramValues } from "./params.js";
 import { costText, outcomeOf } from "./player_cards.js";
 import { confirmButton, h } from "./util.js";
 
-export function declarations(id, { current, say, apply, render }) {
+export function declarations(id, { current, say, apply, render, tapped = null }) {
   let openAction = null;     // the action whose parameters are being filled in
   const forms = new Map();   // and its form
 
@@ -99,9 +101,12 @@ export function declarations(id, { current, say, apply, render }) {
   }
 
   async function declare(action, params = {}) {
-    const answer = await send(action.label, "POST", `/api/characters/${id}/actions/`, { action: action.key, params });
+    const tap = tapped ? tapped(action, params) : { body: {}, note: null };
+    const answer = await send(action.label, "POST", `/api/characters/${id}/actions/`,
+                              { action: action.key, params, ...tap.body }, tap.note);
     say(said(answer, { done: (data) => outcomeOf(data.events) }));
     if (answer.queued) closeForm();
+    if (answer.queued && tap.queued) tap.queued(answer.key);
     if (!answer.ok) { render(); return; }
     if (openAction === action.key) closeForm();
     apply(stamped(answer.data.snapshot, answer.data.server_time));

@@ -3,6 +3,7 @@
 // sheet and a short history; and the words of what an action costs and of what the rules
 // said back about a declaration.
 import { countdownElement } from "./countdown.js";
+import { pendingMark } from "./declared_offline.js";
 import { t } from "./i18n.js";
 import { h } from "./util.js";
 
@@ -12,7 +13,8 @@ export function stateCard(snap) {
   const { state, next } = snap;
   const card = h("section", { class: `card state severity-${Math.min(state.severity, 4)}` },
     h("div", { class: "severity", "aria-hidden": "true" }, SEVERITY_MARKS[Math.min(state.severity, 4)]),
-    h("h1", { class: "state-label", id: "state-label" }, state.label));
+    h("h1", { class: "state-label", id: "state-label" }, state.label),
+    pendingMark(snap));
   if (!snap.clock.running) card.append(h("p", { class: "paused" }, t("Game paused: every countdown is frozen.")));
   if (next) {
     card.append(h("p", { class: "next" },
@@ -91,7 +93,8 @@ export function historyList(rows) {
   if (!rows.length) return null;
   const time = (iso) => new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
   return h("section", { class: "card history" }, h("h2", {}, t("What happened")),
-    h("ol", {}, rows.slice(0, 10).map((row) => h("li", {},
-      h("span", { class: "muted" }, time(row.at)), " ", row.what,
+    // A declaration sent late is shown at its tap (`at` is when it arrived).
+    h("ol", {}, rows.slice(0, 10).map((row) => h("li", { class: row.local ? `local ${row.kind}` : null },
+      h("span", { class: "muted" }, time(row.tapped_at || row.at)), " ", row.what,
       row.state_after && row.state_before !== row.state_after ? ` → ${row.state_after}` : ""))));
 }

@@ -1,13 +1,10 @@
 // Panels of the player's screen kept across redraws (a snapshot arriving must not close
-// an explanation being read, nor wipe a reason being typed):
-// - the Rasgos (abilities) of the sheet, and "Claridad": what everything in use on the
-//   character means (abilities, active effects, state, load), asked of the server;
-// - "Emergencia": a real-world emergency stops the game for everyone and calls the
-//   organisers (every game has it).
-import { get as apiGet, send as apiSend } from "./api.js";
+// an explanation being read): the Rasgos (abilities) of the sheet, and "Claridad": what everything in use on the
+// character means (abilities, active effects, state, load), asked of the server.
+// (Emergencia is in the top bar of every screen: js/emergency.js.)
+import { get as apiGet } from "./api.js";
 import { t } from "./i18n.js";
-import { said } from "./outcome.js";
-import { confirmButton, h, mount } from "./util.js";
+import { h, mount } from "./util.js";
 
 function explained(label, text, extra) {
   return h("li", {}, h("strong", {}, label), extra || null, text ? h("div", { class: "explains" }, text) : null);
@@ -57,34 +54,4 @@ export function clarityPanel(characterId, { get = apiGet } = {}) {
   }
 
   return { element: root, update };
-}
-
-export function emergencyPanel(eventId, { send = apiSend } = {}) {
-  const status = h("p", { class: "emergency-status", role: "alert", hidden: true });
-  const reason = h("input", { name: "reason", maxlength: 200, autocomplete: "off",
-                              placeholder: t("What is happening? (optional)"), "aria-label": t("What is happening? (optional)") });
-  const confirm = h("div", { class: "emergency-confirm", hidden: true },
-    h("p", {}, t("Only for a real emergency (someone hurt, a danger): the game stops for everyone and the organisers are alerted.")),
-    reason,
-    confirmButton(t("Stop the game for everyone"), t("Tap again: emergency"), () => declare(), { class: "danger" }, "emergency"),
-    h("button", { type: "button", onclick: () => { confirm.hidden = true; } }, t("Cancel")));
-  const root = h("section", { class: "card emergency" },
-    h("button", { type: "button", class: "danger emergency-button", onclick: () => { confirm.hidden = false; status.hidden = true; } },
-      t("Emergency")),
-    confirm, status);
-
-  async function declare() {
-    const answer = await send(t("Emergency"), "POST", `/api/events/${eventId}/emergency/`, { reason: reason.value.trim() });
-    status.hidden = false;
-    status.textContent = said(answer, {
-      queued: t("No network: saved, it will be sent when the network is back. Shout for help too."),
-      done: (data) => (data.paused_now ? t("Emergency declared: the game is paused for everyone and the organisers are alerted.")
-        : t("Emergency declared: the organisers are alerted.")) });
-    if (answer.ok) {
-      confirm.hidden = true;
-      reason.value = "";
-    }
-  }
-
-  return { element: root };
 }

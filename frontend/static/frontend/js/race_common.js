@@ -4,7 +4,7 @@
 // as flags, times of the night, a scan-or-type field, and the words of a refusal.
 import { clock } from "./clock.js";
 import { followEventLanguage, lang, t } from "./i18n.js";
-import { startCamera } from "./items.js";
+import { startScanner } from "./scanner.js";
 import { formatDuration, h, mount } from "./util.js";
 
 export const RACE = "zombie_race";
@@ -87,7 +87,7 @@ export function scanField({ id, label, placeholder, button, scanLabel, onCode, c
     if (scanner) { stop(); return; }
     note.hidden = true;
     try {
-      scanner = await startCamera(h, (text) => { stop(); input.value = clean(text); onCode(clean(text)); });
+      scanner = await startScanner((text) => { stop(); input.value = clean(text); onCode(clean(text)); });
     } catch { scanner = null; }
     if (!scanner) {
       note.textContent = t("This phone cannot scan: type the code written under the QR code.");

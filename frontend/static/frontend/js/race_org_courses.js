@@ -1,5 +1,7 @@
 // The organisers' courses (js/race_organiser.js): the mass start of each, what it
-// answered (who started, who did not and why), and its balises.
+// answered (who started, who did not and why), and its balises: number, name, the code
+// printed under the QR (what a phone that cannot scan types) and the QR's content; the
+// labels to print (/race/<event>/balises/).
 import { send } from "./api.js";
 import { t } from "./i18n.js";
 import { said } from "./outcome.js";
@@ -13,7 +15,8 @@ export function coursesPane(org) {
 
   function draw() {
     if (!courses.size) { mount(panes.courses, h("p", { class: "card muted" }, t("Loading…"))); return; }
-    mount(panes.courses, [...courses.values()].map((course) => {
+    mount(panes.courses, h("p", {}, h("a", { class: "button", id: "print-balises", href: `/race/${org.id}/balises/`, target: "_blank" },
+      t("Print the balises"))), [...courses.values()].map((course) => {
       const answer = starts.get(course.id);
       return h("section", { class: "card course", dataset: { course: course.id } },
         h("h2", {}, course.name, " ", h("span", { class: "muted" }, courseDuration(course.duration_s))),
@@ -24,7 +27,8 @@ export function coursesPane(org) {
           () => massStart(course), { class: "primary" }, `mass:${course.id}`),
         answer ? startAnswer(answer) : null,
         h("details", { class: "balises" }, h("summary", {}, t("Balises (%(n)s)", { n: course.checkpoints.length })),
-          h("ul", {}, course.checkpoints.map((cp) => h("li", {}, h("strong", {}, cp.code), " ", cp.name, " ",
+          h("ul", {}, course.checkpoints.map((cp) => h("li", { dataset: { balise: cp.code } }, h("strong", {}, cp.code), " ", cp.name, " ",
+            h("span", { class: "typed-code", title: t("Code under the QR") }, cp.typed_code), " ",
             h("span", { class: "muted" }, cp.qr))))));
     }));
   }

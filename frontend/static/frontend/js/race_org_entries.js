@@ -104,7 +104,7 @@ export function entriesPane(org) {
 
   function raceActions(view, two) {
     const eid = view.entry.id;
-    const code = field(`punch:${eid}`, { autocomplete: "off", placeholder: "31", "aria-label": t("Balise number or QR") });
+    const code = field(`punch:${eid}`, { autocomplete: "off", placeholder: "31", "aria-label": t("Balise number, code or QR") });
     const flags = field(`flags:${eid}`, { type: "number", min: 0, max: 10, step: 1, "aria-label": t("Flags on the belt (optional)"),
       placeholder: String(view.lives.remaining) });
     return h("div", { class: "race-actions" },

@@ -3,9 +3,10 @@
 // deadline, then the overtime counting up in red with what each started minute costs; the
 // lives as flags (lost ones crossed); the balises punched (n / N, with their names and
 // whether each counts); the score estimate; the status. "Scanner une balise" sends what
-// the balise's QR holds to the punch API (a refusal's detail is shown); a team changes its
-// carrier here. The server pushes this entry on the live channel after every change
-// (`{"type": "race", "kind": "entry"}`, race/publish.py): it is applied without a reload.
+// the balise's QR holds, or the code printed under it as typed, to the punch API (a
+// refusal's detail is shown); a team changes its carrier here. The server pushes this
+// entry on the live channel after every change (`{"type": "race", "kind": "entry"}`,
+// race/publish.py): it is applied without a reload.
 //
 // Which entry: the server does not name it in /api/me/ yet (see docs/phone-app.md), so the
 // phone takes it from `character.race_entry` when the server gives it, from the route
@@ -49,7 +50,7 @@ export async function show(root, { id, me, params, context }) {
   let active = true;
 
   const scan = scanField({
-    id: "checkpoint-code", label: t("What the balise's QR code holds"), placeholder: "RBN-…",
+    id: "checkpoint-code", label: t("Code under the balise's QR code"), placeholder: "H4TR9X", autocapitalize: "characters",
     button: t("Punch"), scanLabel: t("Scan a balise"), onCode: punch,
   });
 

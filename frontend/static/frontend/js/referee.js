@@ -11,8 +11,10 @@ import { gamesPanel } from "./airsoft_games.js";
 import { chronyPanel } from "./chrony.js";
 import { startTicking } from "./countdown.js";
 import { followEventLanguage, lang, t } from "./i18n.js";
+import { codeFromLink } from "./items.js";
 import { said } from "./outcome.js";
 import { registerPanel } from "./panels.js";
+import { scanControl } from "./scanner.js";
 import { h, mount } from "./util.js";
 
 // Referees of an airsoft day have their own screen; its organisers, the narrators', where
@@ -49,8 +51,13 @@ function sanctionsPanel(eventId, { organiser, players, get, send }) {
   const endsLabel = h("label", { hidden: true }, t("Excluded until"), endsAt);
   const reason = h("textarea", { name: "reason", rows: 2, required: true, maxlength: 2000, "aria-label": t("Reason (required)") });
   const cheating = h("input", { type: "checkbox", name: "cheating" });
+  // A player's QR scanned (their phone shows it, `?patient=CODE`) names their character.
+  let scannedCode = null;
+  const scan = scanControl({ label: t("Scan their QR code"), say: (words) => show(h("p", { class: "message" }, words)),
+    onText: (text) => { scannedCode = codeFromLink(text, "patient"); reference.value = scannedCode; } });
   const form = h("form", { class: "sanction-form" },
     organiser ? h("label", {}, t("Player"), picker) : null,
+    scan.button, scan.box,
     h("label", {}, referenceLabel, reference),
     h("label", {}, t("Sanction"), kind), endsLabel,
     h("label", {}, t("Reason (required)"), reason),
@@ -82,6 +89,7 @@ function sanctionsPanel(eventId, { organiser, players, get, send }) {
       const found = players().find((snap) => snap.character.code === cleanCode(typed));
       if (found) return { character: found.character.id };
     }
+    if (typed && scannedCode && cleanCode(typed) === scannedCode) return { character_code: scannedCode };
     if (typed) return { member: typed };
     if (organiser && picker.value) return { character: Number(picker.value) };
     return null;
@@ -101,6 +109,7 @@ function sanctionsPanel(eventId, { organiser, players, get, send }) {
         sanction.escalation.why) : null);
     reason.value = "";
     reference.value = "";
+    scannedCode = null;
     cheating.checked = false;
     load();
   });
@@ -128,7 +137,7 @@ function sanctionsPanel(eventId, { organiser, players, get, send }) {
   }
 
   updatePlayers();
-  return { element: root, load, updatePlayers };
+  return { element: root, load, updatePlayers, stop: scan.stop };
 }
 
 // -- check-in (organisers) --------------------------------------------------------------------
@@ -222,7 +231,7 @@ export function staffPanels(eventId, { organiser, players = () => [], get = apiG
       if (clock) games.update(clock);
       if (characters) { sanctions.updatePlayers(); if (checkIn) checkIn.updatePlayers(); }
     },
-    stop() { games.stop(); chrony.stop(); },
+    stop() { games.stop(); chrony.stop(); sanctions.stop(); },
   };
 }
 

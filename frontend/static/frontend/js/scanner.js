@@ -1,0 +1,125 @@
+// Reading a QR code with the camera, on every phone. Where the browser has BarcodeDetector
+// (Chrome on Android) it reads the frames; elsewhere (iPhones, Firefox) js/scan_worker.js
+// decodes them with the ZXing library shipped in the app (vendor/zxing-library-0.23.0),
+// off the main thread so that the screen stays fluid while it looks. Every screen keeps a
+// text field beside its scan button: the code printed under a QR is accepted wherever the
+// QR is (docs/phone-app.md, "Scanning").
+import { t } from "./i18n.js";
+import { h } from "./util.js";
+
+const LOOK_EVERY_MS = 200;
+// Frames are scaled down to this before decoding: enough for a QR filling a third of the
+// picture, and a phone's worker decodes it in a few tens of milliseconds.
+const LARGEST_SIDE_PX = 800;
+
+async function nativeReader() {
+  if (!("BarcodeDetector" in window)) return null;
+  try {
+    const formats = await window.BarcodeDetector.getSupportedFormats();
+    if (!formats.includes("qr_code")) return null;
+  } catch {
+    return null;
+  }
+  const detector = new window.BarcodeDetector({ formats: ["qr_code"] });
+  return {
+    kind: "native",
+    async read(video) {
+      const found = await detector.detect(video);
+      return found.length ? found[0].rawValue : null;
+    },
+    close() {},
+  };
+}
+
+function workerReader() {
+  const worker = new Worker(new URL("./scan_worker.js", import.meta.url));
+  const canvas = document.createElement("canvas");
+  const context = canvas.getContext("2d", { willReadFrequently: true });
+  let answer = null;        // the pending frame's resolve: one frame at a time
+  const settle = (text) => { const resolve = answer; answer = null; if (resolve) resolve(text); };
+  worker.onmessage = (event) => settle(event.data.text || null);
+  worker.onerror = () => settle(null);
+  return {
+    kind: "zxing",
+    read(video) {
+      const { videoWidth: width, videoHeight: height } = video;
+      if (!width || !height) return Promise.resolve(null);
+      const scale = Math.min(1, LARGEST_SIDE_PX / Math.max(width, height));
+      canvas.width = Math.round(width * scale);
+      canvas.height = Math.round(height * scale);
+      context.drawImage(video, 0, 0, canvas.width, canvas.height);
+      const frame = context.getImageData(0, 0, canvas.width, canvas.height);
+      return new Promise((resolve) => {
+        answer = resolve;
+        worker.postMessage({ width: frame.width, height: frame.height, pixels: frame.data.buffer },
+          [frame.data.buffer]);
+      });
+    },
+    close() { settle(null); worker.terminate(); },
+  };
+}
+
+// Starts the back camera and looks for a QR code until one is read: `onText(text)` gets
+// what it holds, once, after the camera is released. Returns { video, stop() } (show the
+// video; stop() when the screen changes), or null when this browser has no camera API.
+// Throws when the camera cannot start (refused, none, in use): say "type the code".
+export async function startScanner(onText) {
+  if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) return null;
+  const stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" }, audio: false });
+  const release = () => stream.getTracks().forEach((track) => track.stop());
+  const video = document.createElement("video");
+  video.setAttribute("playsinline", "");      // iOS: inline, not full screen
+  video.muted = true;
+  video.srcObject = stream;
+  let reader;
+  try {
+    await video.play();
+    reader = (await nativeReader()) || workerReader();
+  } catch (error) {
+    release();
+    throw error;
+  }
+  video.dataset.reader = reader.kind;
+  let stopped = false;
+  let timer = null;
+  const scanner = {
+    video,
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      clearTimeout(timer);
+      reader.close();
+      release();
+    },
+  };
+  async function look() {
+    if (stopped) return;
+    const text = await reader.read(video).catch(() => null);
+    if (stopped) return;
+    if (text) { scanner.stop(); onText(text); return; }
+    timer = setTimeout(look, LOOK_EVERY_MS);
+  }
+  look();
+  return scanner;
+}
+
+// A scan button and the box its camera shows in, for a screen's code field:
+// `onText(text)` gets what the QR holds; `say(words)` tells why nothing can be scanned
+// (the field beside it still takes the code typed).
+export function scanControl({ label, onText, say }) {
+  const box = h("div", { class: "scanner" });
+  let scanner = null;
+  const stop = () => { if (scanner) scanner.stop(); scanner = null; box.replaceChildren(); };
+  const button = h("button", { type: "button", onclick: async () => {
+    if (scanner) { stop(); return; }
+    try {
+      scanner = await startScanner((text) => { stop(); onText(text); });
+    } catch {
+      say(t("The camera could not start: type the code."));
+      return;
+    }
+    if (!scanner) say(t("This phone cannot scan: type the code printed under the QR code."));
+    else box.replaceChildren(scanner.video);
+  } }, label);
+  return { button, box, stop };
+}

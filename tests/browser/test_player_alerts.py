@@ -1,0 +1,256 @@
+"""What matters reaches the player, and offline truth, tried on a phone and a tablet:
+- a declaration tapped with no network shows its state and countdown at once, marked as
+  not yet confirmed; once the network is back the server confirms it, counted from the
+  tap;
+- an incoming effect, a change of state and an announcement show as a banner at the top
+  until acknowledged, with vibration, and stay in the history;
+- Urgence / Emergencia is in the top bar of the player's, the medic's and the narrators'
+  screens: one tap, then a confirmation that says what will happen."""
+from __future__ import annotations
+
+import re
+import threading
+import time
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connections
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from browser_helpers import screenshot
+from effects.services.effects import effect_push
+from health.models import HealthState
+from health.services import character_act
+from players.models import Event, JournalEntry
+from players.services import character_create, event_create, login_token_issue
+from schedule.services.games import game_announce
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+WORDS = {
+    "fr": {"healthy": "En pleine forme", "wounded": "Blessé", "hit": "Touché par une arme blessante",
+           "before": "avant : Dans le coma", "pending": "Pas encore confirmé", "offline": "Pas de réseau",
+           "confirmed": "Confirmé par le serveur : Blessé", "emergency": "Urgence",
+           "stop": "Arrêter le jeu pour tout le monde", "cancel": "Annuler",
+           "declared": "Urgence déclarée", "changed": "Votre état a changé : Blessé", "medic": "Médecin"},
+    "es": {"healthy": "En plena forma", "wounded": "Herido", "hit": "Golpeado por un arma cortante",
+           "before": "antes de: En coma", "pending": "Aún sin confirmar", "offline": "Sin red",
+           "confirmed": "Confirmado por el servidor: Herido", "emergency": "Emergencia",
+           "stop": "Parar el juego para todos", "cancel": "Cancelar",
+           "declared": "Emergencia declarada", "changed": "Tu estado ha cambiado: Herido", "medic": "Médico"},
+    "en": {"healthy": "Healthy", "wounded": "Wounded", "hit": "Hit by a wounding weapon",
+           "before": "before In a coma", "pending": "Not yet confirmed", "offline": "No network",
+           "confirmed": "Confirmed by the server: Wounded", "emergency": "Emergency",
+           "stop": "Stop the game for everyone", "cancel": "Cancel",
+           "declared": "Emergency declared", "changed": "Your state changed: Wounded", "medic": "Medic"},
+}
+
+# A phone's vibration, observed: every call of navigator.vibrate is kept.
+VIBRATE_STUB = """
+window.__vibrations = [];
+Object.defineProperty(Navigator.prototype, "vibrate", {
+  configurable: true, value(pattern) { window.__vibrations.push(pattern); return true; } });
+"""
+
+# The outbox's writes as if the phone had waited `ms` longer in a dead zone before the
+# network came back: the tap's instant moves back, as it would have been then.
+OLDER_TAPS = """async (ms) => {
+  const db = await new Promise((resolve, reject) => {
+    const opening = indexedDB.open("companion", 1);
+    opening.onsuccess = () => resolve(opening.result);
+    opening.onerror = () => reject(opening.error);
+  });
+  const transaction = db.transaction("outbox", "readwrite");
+  const store = transaction.objectStore("outbox");
+  const items = await new Promise((resolve) => { const all = store.getAll(); all.onsuccess = () => resolve(all.result); });
+  for (const item of items) {
+    item.body.tapped_at = new Date(Date.parse(item.body.tapped_at) - ms).toISOString();
+    if (item.note) item.note.tappedMs -= ms;
+    store.put(item);
+  }
+  await new Promise((resolve) => { transaction.oncomplete = resolve; });
+  return items.length;
+}"""
+
+
+def off_the_loop(call, *args, **kwargs):
+    """A service that publishes to phones, run in a thread of its own (this one holds
+    Playwright's event loop, where async_to_sync may not run). The thread gives its
+    database connection back: the pool is shared by the whole session."""
+    answers = []
+
+    def run():
+        try:
+            answers.append(call(*args, **kwargs))
+        finally:
+            connections.close_all()
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join()
+    assert answers, f"{call.__name__} failed"
+    return answers[0]
+
+
+def eventually(page, expression: str, timeout_s: float = 15) -> None:
+    """Wait until the page says `expression` is true. Read with `evaluate`: the app's
+    Content-Security-Policy forbids the eval that `wait_for_function` polls with."""
+    deadline = time.monotonic() + timeout_s
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, f"never true: {expression}"
+        page.wait_for_timeout(100)
+
+
+def manoir(server_url: str, **options):
+    narrator = get_user_model().objects.create_user(username="mj", is_staff=True)
+    event = event_create(name="Le Manoir", ruleset="gn_fr", by=narrator, start_clock=True,
+                         options=options)
+    # The game has been running for an hour: a tap ten minutes ago was in play.
+    Event.objects.filter(pk=event.pk).update(clock_running_since=timezone.now() - timedelta(hours=1))
+    event.refresh_from_db()
+    alice = character_create(event=event, name="Alice", sheet={"combat_base": 2})
+    bruno = character_create(event=event, name="Bruno", kits={"kps": 2},
+                             sheet={"combat_base": 2, "skills": {"first_aid": "novice"}})
+    links = {who: f"{server_url}/login/{login_token_issue(event=event, user=user)}"
+             for who, user in (("alice", alice.user), ("bruno", bruno.user), ("narrator", narrator))}
+    return event, narrator, alice, bruno, links
+
+
+def log_in(page, link):
+    page.goto(link)
+    page.locator("form button").click()  # the login page's button
+    return page
+
+
+def declare(page, label: str) -> None:
+    page.get_by_role("button", name=label).click()
+    page.locator("button.armed").click()
+
+
+@pytest.mark.parametrize("tablet", [False, True], ids=["phone", "tablet"])
+@pytest.mark.parametrize("lang", ["fr", "es", "en"])
+def test_a_wound_declared_offline_shows_at_once_and_is_confirmed_from_the_tap(server_url, phone,
+                                                                              lang, tablet):
+    _event, _narrator, alice, _bruno, links = manoir(server_url)
+    words = WORDS[lang]
+    page = log_in(phone(lang, tablet=tablet), links["alice"])
+    expect(page.locator("#state-label")).to_have_text(words["healthy"])
+    # The outcome table is kept for when the network goes.
+    eventually(page, f"localStorage.getItem('snap:outcomes:{alice.pk}') !== null")
+
+    page.context.set_offline(True)
+    declare(page, words["hit"])
+
+    # At once, with no answer from the server: the state, its countdown, not confirmed.
+    expect(page.locator("#state-label")).to_have_text(words["wounded"])
+    expect(page.locator(".pending-mark")).to_contain_text(words["pending"])
+    expect(page.locator(".next")).to_contain_text(words["before"])
+    expect(page.locator("#next-countdown")).to_have_text(re.compile(r"^1[45]:\d\d$"))
+    expect(page.locator(".message")).to_contain_text(words["offline"])
+    assert HealthState.objects.get(pk=alice.pk).status == "healthy"
+
+    # Ten minutes in the dead zone, then the network comes back.
+    assert page.evaluate(OLDER_TAPS, 10 * 60 * 1000) == 1
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+
+    expect(page.locator(".message")).to_contain_text(words["confirmed"])
+    expect(page.locator(".pending-mark")).to_have_count(0)
+    expect(page.locator("#state-label")).to_have_text(words["wounded"])
+    # The server's countdown: fifteen minutes from the tap, five of them left.
+    expect(page.locator("#next-countdown")).to_have_text(re.compile(r"^(5:00|4:[45]\d)$"))
+    health = HealthState.objects.get(pk=alice.pk)
+    assert health.status == "wounded"
+    line = JournalEntry.objects.get(character=alice, kind="action")
+    assert "tapped_at" in line.detail and "received_at" in line.detail
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("tablet", [False, True], ids=["phone", "tablet"])
+def test_an_effect_and_a_new_state_stay_at_the_top_until_acknowledged(server_url, phone, tablet):
+    event, narrator, alice, _bruno, links = manoir(server_url)
+    page = log_in(phone("fr", VIBRATE_STUB, tablet=tablet), links["alice"])
+    expect(page.locator("#state-label")).to_have_text("En pleine forme")
+    page.mouse.wheel(0, 2000)                       # reading the bottom of the screen
+
+    off_the_loop(effect_push, event=event, characters=[alice], text="Un frisson te parcourt l'échine",
+                 duration_s=600, set_state=None, by=narrator)
+
+    banner = page.locator("#banners .banner").filter(has_text="Un frisson te parcourt l'échine")
+    expect(banner).to_be_visible()
+    assert banner.bounding_box()["y"] < 60           # at the top of the screen, wherever it was read
+    eventually(page, "window.__vibrations.length === 1")
+    page.wait_for_timeout(1500)
+    expect(banner).to_be_visible()                  # it stays until acknowledged...
+    page.reload()
+    expect(banner).to_be_visible()                  # ...even after a reload
+
+    off_the_loop(character_act, character=alice, action="hit_wounding", params={}, by=narrator,
+                 as_narrator=True)
+    changed = page.locator("#banners .banner").filter(has_text="Votre état a changé : Blessé")
+    expect(changed).to_be_visible()
+    eventually(page, "window.__vibrations.length === 1")     # counted since the reload
+    if not tablet:
+        screenshot(page, "player-banner")
+
+    banner.get_by_role("button", name="OK : vu").click()
+    expect(banner).to_have_count(0)
+    changed.get_by_role("button", name="OK : vu").click()
+    expect(page.locator("#banners .banner")).to_have_count(0)
+    history = page.locator(".history")
+    expect(history).to_contain_text("Un frisson te parcourt l'échine")
+    expect(history).to_contain_text("Blessé")
+    assert page.errors == []
+
+
+def test_an_announced_game_is_a_banner_and_stays_in_the_history(server_url, phone):
+    orga = get_user_model().objects.create_user(username="orga", is_staff=True)
+    event = event_create(name="Airsoft au Terrier", ruleset="airsoft_rats", language="fr", by=orga)
+    karim = character_create(event=event, name="Karim")
+    page = log_in(phone("fr", VIBRATE_STUB), f"{server_url}/login/{login_token_issue(event=event, user=karim.user)}")
+    expect(page.locator("#state-label")).to_be_visible()
+
+    off_the_loop(game_announce, event=event, by=orga, scenario="Capture du drapeau",
+                 start_at=timezone.now() + timedelta(minutes=30))
+
+    banner = page.locator("#banners .banner").filter(has_text="Prochaine partie à")
+    expect(banner).to_contain_text("Capture du drapeau")
+    eventually(page, "window.__vibrations.length >= 1")
+    banner.get_by_role("button", name="OK : vu").click()
+    expect(banner).to_have_count(0)
+    expect(page.locator(".history")).to_contain_text("Prochaine partie à")
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("tablet", [False, True], ids=["phone", "tablet"])
+def test_emergencia_is_one_tap_and_a_confirmation_on_every_screen(server_url, phone, tablet):
+    event, _narrator, _alice, _bruno, links = manoir(server_url)
+    words = WORDS["es"]
+    player = log_in(phone("es", tablet=tablet), links["alice"])
+    expect(player.locator("#state-label")).to_have_text(words["healthy"])
+    player.get_by_role("button", name=words["emergency"]).click()
+    sheet = player.get_by_role("dialog")
+    expect(sheet).to_contain_text("el juego se para para todos")
+    sheet.get_by_role("button", name=words["cancel"]).click()
+    expect(sheet).to_be_hidden()
+    assert not JournalEntry.objects.filter(event=event, kind="emergency").exists()  # a tap alone does nothing
+
+    medic = log_in(phone("es", tablet=tablet), links["bruno"])
+    medic.get_by_role("link", name=words["medic"]).click()
+    expect(medic.get_by_label("Código del paciente")).to_be_visible()
+    medic.get_by_role("button", name=words["emergency"]).click()
+    medic.get_by_role("dialog").get_by_label("¿Qué pasa? (opcional)").fill("Un tobillo torcido de verdad")
+    medic.get_by_role("dialog").get_by_role("button", name=words["stop"]).click()
+    expect(medic.locator(".emergency-status")).to_contain_text(words["declared"])
+    assert Event.objects.get(pk=event.pk).running is False
+    expect(player.locator(".paused")).to_be_visible()
+
+    narrator = log_in(phone("es", tablet=tablet), links["narrator"])
+    expect(narrator.locator("tbody tr")).to_have_count(2)
+    narrator.get_by_role("button", name=words["emergency"]).click()
+    narrator.get_by_role("dialog").get_by_role("button", name=words["stop"]).click()
+    expect(narrator.locator(".emergency-status")).to_contain_text(words["declared"])
+    assert JournalEntry.objects.filter(event=event, kind="emergency").count() == 2
+    expect(narrator.locator(".emergency-alert").first).to_be_visible()
+    assert player.errors == [] and medic.errors == [] and narrator.errors == []
