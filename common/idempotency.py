@@ -12,8 +12,12 @@ import json
 import time
 from collections.abc import Callable
 from datetime import timedelta
+from functools import reduce
+from operator import or_
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q, TextField
+from django.db.models.functions import Cast
 from django.utils import timezone
 from rest_framework.exceptions import APIException
 from rest_framework.response import Response
@@ -167,3 +171,28 @@ def idempotent(request, run) -> Response:
             return outcome
         record = outcome
     return _run_and_store(record, request, run)
+
+
+# -- personal data (players/privacy_services.py) ---------------------------------------------
+
+def records_forget(*, user) -> int:
+    """An erased account's stored answers go with it: nobody can retry as it any more."""
+    return IdempotencyRecord.objects.filter(user=user).delete()[0]
+
+
+def records_scrub(*, words, scrub: Callable) -> int:
+    """Stored answers of others that name someone erased (an organiser's check-in of them)
+    keep answering a retry, without the names. Returns how many changed."""
+    # Each word as stored: JSON text may escape what is not ASCII.
+    forms = {form for word in words for form in (word, json.dumps(word)[1:-1]) if form}
+    if not forms:
+        return 0
+    found = IdempotencyRecord.objects.annotate(text=Cast("body", TextField())).filter(
+        reduce(or_, (Q(text__contains=form) for form in forms)))
+    changed = 0
+    for record in found:
+        body = scrub(record.body)
+        if body != record.body:
+            IdempotencyRecord.objects.filter(pk=record.pk).update(body=body)
+            changed += 1
+    return changed

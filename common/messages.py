@@ -211,6 +211,15 @@ MESSAGES = {
     "race_checkpoint_exists": gettext_noop("Course {course} already has a balise {code}."),
     "race_course_exists": gettext_noop("This race already has a course {course}."),
     "race_already_ended": gettext_noop("{name} is already out of the race ({status})."),
+    # Personal data (players/privacy_services.py, docs/operations.md).
+    "erase_not_confirmed": gettext_noop(
+        "Erasing the personal data of {name} cannot be undone: send \"confirm\": true to "
+        "erase it."),
+    "retention_days_invalid": gettext_noop(
+        "The retention period is a whole number of days from {low} to {high}, not {asked}."),
+    "personal_data_purged": gettext_noop(
+        "This event's personal data was already purged on {at}: its retention period no "
+        "longer applies."),
 }
 
 

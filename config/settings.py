@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
@@ -190,6 +191,9 @@ LIVE_CHECK_MIN_INTERVAL_S = float(os.environ.get("LIVE_CHECK_MIN_INTERVAL_S", "1
 DEADLINE_TASK_HORIZON_S = float(os.environ.get("DEADLINE_TASK_HORIZON_S", "120"))
 DAYS_SWEEP_INTERVAL_S = float(os.environ.get("DAYS_SWEEP_INTERVAL_S", "60"))
 RACE_SWEEP_INTERVAL_S = float(os.environ.get("RACE_SWEEP_INTERVAL_S", "30"))
+# The daily purge of personal data runs at half past this hour (UTC): at night, when no
+# game is played.
+PERSONAL_DATA_PURGE_HOUR_UTC = int(os.environ.get("PERSONAL_DATA_PURGE_HOUR_UTC", "3"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-due-characters": {"task": "health.tasks.sweep_due_characters",
                              "schedule": SWEEP_INTERVAL_S},
@@ -204,6 +208,11 @@ CELERY_BEAT_SCHEDULE = {
     # a lost one and queues those coming within the horizon.
     "sweep-overdue-alerts": {"task": "race.tasks.sweep_overdue_alerts",
                              "schedule": RACE_SWEEP_INTERVAL_S},
+    # Personal data has an end (players/privacy_services.py, docs/operations.md): once a
+    # day, every event past its retention period is purged. A missed day is caught up the
+    # next: the task purges whatever is due by then.
+    "purge-personal-data": {"task": "players.tasks.purge_personal_data",
+                            "schedule": crontab(hour=PERSONAL_DATA_PURGE_HOUR_UTC, minute=30)},
 }
 
 AUTH_PASSWORD_VALIDATORS = []

@@ -15,6 +15,7 @@ from health import apis as health
 from live import apis as live
 from players import apis as players
 from players import organiser_apis as organisers
+from players import privacy_apis as privacy
 from push import apis as push
 from schedule import clock_apis as clock
 from schedule import day_apis as days
@@ -89,6 +90,10 @@ api = [
     path("events/<int:event_id>/games/", games.EventGamesApi.as_view()),
     path("games/<int:game_id>/start/", games.GameStartApi.as_view()),
     path("games/<int:game_id>/end/", games.GameEndApi.as_view()),
+    # Personal data (docs/operations.md): a person's export and erasure, the retention.
+    path("characters/<int:character_id>/export/", privacy.PersonExportApi.as_view()),
+    path("characters/<int:character_id>/erase/", privacy.PersonEraseApi.as_view()),
+    path("events/<int:event_id>/personal-data/", privacy.EventPersonalDataApi.as_view()),
 ]
 
 urlpatterns = [

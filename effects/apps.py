@@ -7,11 +7,16 @@ class EffectsConfig(AppConfig):
     def ready(self):
         from health import observers
         from live import snapshots
+        from players import privacy
 
         from . import snapshot
+        from .selectors.privacy import effects_export_section
         from .services.conflicts import effects_follow_conflict
+        from .services.privacy import effects_person_erase
 
         observers.state_recorded.register(effects_follow_conflict)
+        privacy.export_sections.register(effects_export_section)
+        privacy.person_erasers.register(effects_person_erase)
         snapshots.snapshot_queryset(snapshot.effects_queryset)
         snapshots.snapshot_loader(snapshot.effects_loader)
         snapshots.snapshot_section(snapshot.effects_section)

@@ -12,8 +12,9 @@ class CharacterInline(admin.TabularInline):
 
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
-    list_display = ["name", "ruleset", "created_at"]
-    readonly_fields = ["clock_elapsed_s", "clock_running_since"]
+    list_display = ["name", "ruleset", "created_at", "retention_days", "personal_data_purged_at"]
+    # Purged once, by the daily task (players/privacy_services.py), never by hand.
+    readonly_fields = ["clock_elapsed_s", "clock_running_since", "personal_data_purged_at"]
     inlines = [CharacterInline]
 
 

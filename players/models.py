@@ -27,6 +27,12 @@ class Event(models.Model):
     # played, "next_game": the one announced}. Kept here, on the row each snapshot already
     # loads, so that showing it costs no query per character.
     announcement = models.JSONField(default=dict, blank=True)
+    # Personal data has an end (docs/operations.md, "Personal data"): what the event holds
+    # on people is purged this many days after the event's end (players/privacy_selectors.py
+    # says what the end is), once, by beat's daily task.
+    retention_days = models.PositiveIntegerField(
+        default=90, help_text="Days after the event's end before its personal data is purged.")
+    personal_data_purged_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return self.name

@@ -8,8 +8,11 @@ class PushConfig(AppConfig):
     def ready(self):
         from health import observers as health
         from players import observers as players
+        from players import privacy
 
-        from . import hooks
+        from . import hooks, selectors, services
 
         health.state_recorded.register(hooks.health_recorded)       # queued on commit
         players.clock_resumed.register(hooks.deadline_warnings_resumed)
+        privacy.export_sections.register(selectors.push_export_section)
+        privacy.person_erasers.register(services.push_person_erase)

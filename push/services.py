@@ -157,3 +157,10 @@ def deadline_warn(*, character_id: int, timer: str, due_game_s: float) -> int:
     body = texts.state_soon(event.language, name=health.character.name,
                             state_label=rules.ruleset.states[target]["labels"])
     return _notify(health, body, ttl=int(due - game_s) + 1)
+
+
+def push_person_erase(*, person, scrub) -> None:
+    """An erased account's browsers get nothing more (players/privacy.py); an account kept
+    for another game keeps them."""
+    if person.account_erased:
+        PushSubscription.objects.filter(user=person.user).delete()

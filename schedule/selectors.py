@@ -2,18 +2,21 @@
 see them, and the scheduled days with the wounds left untreated at day end."""
 from __future__ import annotations
 
+from django.db.models import OuterRef, Subquery
+from django.db.models.functions import Coalesce, Greatest
 from rest_framework.exceptions import NotFound
 
 from players.models import Event
 from players.selectors import is_narrator
 from rulesets.loader import Ruleset
-from schedule.models import Game
+from schedule.models import Game, GameDay
 # The day reads stay beside the day services that publish them at day end; the views
 # read them from here like every other read of the schedule.
 from schedule.services.days import day_view, days_view, untreated_wounds
 
 __all__ = ["SCENARIO_OPTIONS", "announcement_of", "day_options", "day_view", "days_view",
-           "game_for_narrator", "game_status", "game_view", "games_view", "untreated_wounds"]
+           "game_for_narrator", "game_status", "game_view", "games_view", "last_day_instant",
+           "last_game_instant", "untreated_wounds"]
 
 # What a player needs to know of any game (spec §3.1, Appendix A "scenario"), shown even
 # when the scenario keeps the default; any other option it changes is shown as well.
@@ -76,3 +79,17 @@ def game_for_narrator(user, game_id: int) -> Game:
     if game is None or not is_narrator(user, game.event):
         raise NotFound()
     return game
+
+
+def last_day_instant():
+    """When an event's latest dawn or day end is (or was) due: an event with a day still
+    to come has not ended, whatever its journal says (players/privacy_selectors.py)."""
+    return Subquery(GameDay.objects.filter(event=OuterRef("pk")).order_by("-due_at")
+                    .values("due_at")[:1])
+
+
+def last_game_instant():
+    """When an event's latest game starts (as announced) or ended, whichever is later."""
+    latest = Greatest("start_at", Coalesce("ended_at", "start_at"))
+    return Subquery(Game.objects.filter(event=OuterRef("pk")).annotate(latest=latest)
+                    .order_by("-latest").values("latest")[:1])

@@ -277,3 +277,14 @@ def fingerprint() -> dict:
         "games": _rows(Game.objects, "pk", "scenario", "options", "started_at", "ended_at"),
         "shown": _rows(Event.objects, "pk", "options", "announcement"),
     }
+
+
+def database_text() -> str:
+    """Every row of every table as text: what an erased person must not be found in."""
+    import json
+
+    from django.apps import apps
+    rows = []
+    for model in apps.get_models():
+        rows += [json.dumps(row, default=str, ensure_ascii=False) for row in model.objects.values()]
+    return "\n".join(rows)

@@ -562,6 +562,14 @@ MATRIX = [
      {"scenario": "Capture du drapeau", "start_at": "2026-06-06T21:00:00+00:00"}, narrators(201)),
     ("api/games/<int:game_id>/start/", "post", "/api/games/{game}/start/", None, narrators(200)),
     ("api/games/<int:game_id>/end/", "post", "/api/games/{game}/end/", None, narrators(409)),
+    # Personal data: the event's organisers; a player is refused even their own (403).
+    (CHARACTER + "export/", "post", "/api/characters/{player}/export/", {},
+     expect(player=403, narrator=200)),
+    (CHARACTER + "erase/", "post", "/api/characters/{player}/erase/", {"confirm": True},
+     expect(player=403, narrator=200)),
+    (EVENT + "personal-data/", "get", "/api/events/{event}/personal-data/", None, narrators(200)),
+    (EVENT + "personal-data/", "post", "/api/events/{event}/personal-data/",
+     {"retention_days": 30}, narrators(200)),
 ]
 # The zombie race (race/, tests/race_world.py): organisers (narrators) run it; Alice
 # (player) is the survivor of the team entry, Denis (other_player) a zombie; the results
