@@ -234,3 +234,15 @@ LOGIN_PAGE_WORDS = {
     "explain": gettext_noop("This one-time link opens your screen on this phone."),
     "button": gettext_noop("Log in on this phone"),
 }
+
+# The page a used, revoked or expired login link opens: the person holds a phone and a
+# sheet, not an organiser's vocabulary, so it says who can help and how.
+LOGIN_FAILED_WORDS = {
+    "title": gettext_noop("This login link no longer works"),
+    "what_to_do": gettext_noop(
+        "Ask a narrator for a new login QR code: they make one from your row on their "
+        "screen, and your older links and sheet stop working."),
+    "still_logged_in": gettext_noop(
+        "If this phone already opened your screen, you are still logged in: open the app."),
+    "open_app": gettext_noop("Open the app"),
+}

@@ -12,6 +12,7 @@ import { Live, withEffect } from "./live.js";
 import { daysPanel, optionsPanel, psychPanel } from "./narrator_panels.js";
 import { said } from "./outcome.js";
 import { requestsPanel } from "./requests.js";
+import { reissueButton } from "./reissue.js";   // issue 16: lost phones
 import { panelFor } from "./panels.js";
 import { confirmButton, h, mount } from "./util.js";
 
@@ -57,7 +58,8 @@ export async function show(root, { id, me, context }) {
     return h("tr", { dataset: { character: cid } },
       h("td", {}, h("input", { type: "checkbox", checked: selected.has(cid), "aria-label": snap.character.name,
         onchange: (e) => { if (e.target.checked) selected.add(cid); else selected.delete(cid); showTraits(); } })),
-      h("td", {}, h("strong", {}, snap.character.name), h("div", { class: "muted" }, snap.character.team || ""), correction),
+      h("td", {}, h("strong", {}, snap.character.name), h("div", { class: "muted" }, snap.character.team || ""), correction,
+        reissueButton(snap.character)),   // issue 16: lost phones
       h("td", { class: `row-state severity-${Math.min(snap.state.severity, 4)}` }, snap.state.label,
         (snap.flags || []).map((flag) => h("div", { class: "flag" }, flag.label)),
         hurt(snap),
