@@ -13,6 +13,7 @@ import { daysPanel, optionsPanel, psychPanel } from "./narrator_panels.js";
 import { said } from "./outcome.js";
 import { requestsPanel } from "./requests.js";
 import { reissueButton } from "./reissue.js";   // issue 16: lost phones
+import { confirmCorrection, confirmPush } from "./confirm.js";   // issue 16: safe taps
 import { panelFor } from "./panels.js";
 import { confirmButton, h, mount } from "./util.js";
 
@@ -53,7 +54,12 @@ export async function show(root, { id, me, context }) {
   function row(snap) {
     const cid = snap.character.id;
     const correction = h("select", { "aria-label": t("Set the state of %(name)s", { name: snap.character.name }),
-      onchange: (e) => { if (e.target.value) write(t("Set state"), `/api/characters/${cid}/actions/`, { action: "set_state", params: { state: e.target.value } }); } },
+      onchange: async (e) => {
+        const key = e.target.value;
+        if (!key) return;
+        if (!(await confirmCorrection(snap.character.name, ruleset.states[key].label))) { e.target.value = ""; return; }   // issue 16: safe taps
+        write(t("Set state"), `/api/characters/${cid}/actions/`, { action: "set_state", params: { state: key } });
+      } },
       h("option", { value: "" }, t("Correct…")), stateOptions());
     return h("tr", { dataset: { character: cid } },
       h("td", {}, h("input", { type: "checkbox", checked: selected.has(cid), "aria-label": snap.character.name,
@@ -107,6 +113,12 @@ export async function show(root, { id, me, context }) {
       if (target.value === "everyone") body.everyone = true;
       else if (target.value.startsWith("team:")) body.team = target.value.slice(5);
       else body.character_ids = [...selected];
+      // issue 16: safe taps
+      const who = body.everyone ? { everyone: characters.size }
+        : body.team ? { team: body.team, count: [...characters.values()].filter((c) => c.character.team === body.team).length }
+          : { names: [...selected].map((cid) => characters.get(cid)?.character.name).filter(Boolean) };
+      const entry = named && named.value ? ruleset.catalogue[named.value] : null;
+      if (!(await confirmPush({ who, entry, stateLabel: state.value ? ruleset.states[state.value].label : null }))) return;
       const answer = await write(t("Push an effect"), `/api/events/${id}/effects/`, body);
       if (answer.ok) text.value = "";
     } }, h("h2", {}, t("Push an effect")), named, text, minutes, state, target,
