@@ -31,6 +31,8 @@ STATUS_BY_CODE = {
     "game_option_unknown": 400, "game_option_invalid": 400,
     # A declaration tapped offline (health/declared_at.py); tap_while_paused is a 409.
     "tap_in_future": 400,
+    # Undoing a narrator's state change (health/undo.py).
+    "undo_not_possible": 400, "undo_not_yours": 403, "undo_too_late": 409, "undo_superseded": 409,
 }
 
 

@@ -90,6 +90,12 @@ MESSAGES = {
     "idempotency_in_progress": gettext_noop(
         "A request with this idempotency key is still being processed: retry in a moment."),
     "forbidden": gettext_noop("You may not see or act on this."),
+    "undo_not_possible": gettext_noop("Only a state change on a character can be undone."),
+    "undo_not_yours": gettext_noop("Only the narrator who made this change can undo it."),
+    "undo_too_late": gettext_noop(
+        "Too late to undo: a change can be undone for {seconds} s; correct the state instead."),
+    "undo_superseded": gettext_noop(
+        "This character changed again since: correct the state instead of undoing."),
     "invalid_login": gettext_noop(
         "This login link is invalid, expired or already used; ask an organiser for a new "
         "one."),
