@@ -67,3 +67,22 @@ def test_a_push_to_everyone_names_how_many(server_url, phone, tablet):
     expect(narrator.locator("tr", has_text="Alice")).to_contain_text("la nuit tombe")
     assert game.event.effects.count() == 1   # one effect on every character
     assert narrator.errors == []
+
+
+@pytest.mark.parametrize("tablet", [False, True], ids=["phone", "tablet"])
+def test_the_undo_toast_restores_the_state(server_url, phone, tablet):
+    game = make_game(server_url)
+    narrator = open_narrator(phone, game, tablet)
+    row = narrator.locator("tr", has_text="Alice")
+    row.get_by_label("Changer l'état de Alice").select_option(label="Mort")
+    narrator.get_by_role("dialog").get_by_role("button", name="Passer à « Mort »").click()
+    expect(row.locator(".row-state")).to_contain_text("Mort")
+
+    toast = narrator.locator(".undo-toast")
+    expect(toast).to_contain_text("Alice → Mort")
+    toast.get_by_role("button", name="Annuler (10 s)").click()
+
+    expect(toast).to_contain_text("Annulé.")
+    expect(row.locator(".row-state")).to_contain_text("En pleine forme")
+    assert state_of(game.alice) == "healthy"
+    assert narrator.errors == []

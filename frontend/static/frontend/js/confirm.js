@@ -48,3 +48,23 @@ export function confirmPush({ who, entry, stateLabel }) {
     confirm: who.everyone ? t("Push to %(count)s characters", { count: who.everyone }) : t("Push"),
   });
 }
+
+// After a state change: a toast with "Undo" for the 10 s the server allows. The journal
+// line to undo is the character's newest action (the change just made).
+export async function offerUndo({ eventId, characterId, said: what }) {
+  const { get, send } = await import("./api.js");
+  const journal = await get(`/api/events/${eventId}/journal/?character=${characterId}&last=5`).catch(() => null);
+  const line = journal && journal.ok ? journal.data.entries.filter((e) => e.kind === "action").pop() : null;
+  if (!line) return;
+  document.querySelectorAll(".undo-toast").forEach((old) => old.remove());
+  const message = h("span", { role: "status" }, what);
+  const undo = h("button", { type: "button", class: "primary", onclick: async () => {
+    undo.disabled = true;
+    const answer = await send(t("Undo"), "POST", `/api/journal/${line.id}/undo/`, {});
+    message.textContent = answer.ok ? t("Undone.") : ((answer.data && answer.data.detail) || t("Refused."));
+    setTimeout(() => toast.remove(), 4000);
+  } }, t("Undo (10 s)"));
+  const toast = h("div", { class: "undo-toast" }, message, undo);
+  document.body.append(toast);
+  setTimeout(() => { if (!undo.disabled) toast.remove(); }, 10000);
+}

@@ -13,7 +13,7 @@ import { daysPanel, optionsPanel, psychPanel } from "./narrator_panels.js";
 import { said } from "./outcome.js";
 import { requestsPanel } from "./requests.js";
 import { reissueButton } from "./reissue.js";   // issue 16: lost phones
-import { confirmCorrection, confirmPush } from "./confirm.js";   // issue 16: safe taps
+import { confirmCorrection, confirmPush, offerUndo } from "./confirm.js";   // issue 16: safe taps
 import { panelFor } from "./panels.js";
 import { confirmButton, h, mount } from "./util.js";
 
@@ -58,7 +58,8 @@ export async function show(root, { id, me, context }) {
         const key = e.target.value;
         if (!key) return;
         if (!(await confirmCorrection(snap.character.name, ruleset.states[key].label))) { e.target.value = ""; return; }   // issue 16: safe taps
-        write(t("Set state"), `/api/characters/${cid}/actions/`, { action: "set_state", params: { state: key } });
+        const answer = await write(t("Set state"), `/api/characters/${cid}/actions/`, { action: "set_state", params: { state: key } });
+        if (answer.ok) offerUndo({ eventId: id, characterId: cid, said: `${snap.character.name} → ${ruleset.states[key].label}` });   // issue 16: undo
       } },
       h("option", { value: "" }, t("Correct…")), stateOptions());
     return h("tr", { dataset: { character: cid } },
