@@ -33,6 +33,8 @@ STATUS_BY_CODE = {
     "tap_in_future": 400,
     # Personal data (players/privacy_services.py); personal_data_purged is a 409.
     "erase_not_confirmed": 400, "retention_days_invalid": 400,
+    # Undoing a narrator's state change (health/undo.py).
+    "undo_not_possible": 400, "undo_not_yours": 403, "undo_too_late": 409, "undo_superseded": 409,
 }
 
 

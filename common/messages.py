@@ -90,6 +90,12 @@ MESSAGES = {
     "idempotency_in_progress": gettext_noop(
         "A request with this idempotency key is still being processed: retry in a moment."),
     "forbidden": gettext_noop("You may not see or act on this."),
+    "undo_not_possible": gettext_noop("Only a state change on a character can be undone."),
+    "undo_not_yours": gettext_noop("Only the narrator who made this change can undo it."),
+    "undo_too_late": gettext_noop(
+        "Too late to undo: a change can be undone for {seconds} s; correct the state instead."),
+    "undo_superseded": gettext_noop(
+        "This character changed again since: correct the state instead of undoing."),
     "invalid_login": gettext_noop(
         "This login link is invalid, expired or already used; ask an organiser for a new "
         "one."),
@@ -242,4 +248,16 @@ LOGIN_PAGE_WORDS = {
     "title": gettext_noop("Log in"),
     "explain": gettext_noop("This one-time link opens your screen on this phone."),
     "button": gettext_noop("Log in on this phone"),
+}
+
+# The page a used, revoked or expired login link opens: the person holds a phone and a
+# sheet, not an organiser's vocabulary, so it says who can help and how.
+LOGIN_FAILED_WORDS = {
+    "title": gettext_noop("This login link no longer works"),
+    "what_to_do": gettext_noop(
+        "Ask a narrator for a new login QR code: they make one from your row on their "
+        "screen, and your older links and sheet stop working."),
+    "still_logged_in": gettext_noop(
+        "If this phone already opened your screen, you are still logged in: open the app."),
+    "open_app": gettext_noop("Open the app"),
 }

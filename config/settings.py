@@ -218,7 +218,11 @@ CELERY_BEAT_SCHEDULE = {
 AUTH_PASSWORD_VALIDATORS = []
 LOGIN_URL = "/admin/login/"
 LOGIN_TOKEN_TTL_S = int(os.environ.get("LOGIN_TOKEN_TTL_S", str(30 * 24 * 3600)))
-SESSION_COOKIE_AGE = 14 * 24 * 3600
+# A persistent cookie (never a browser-session one): iOS ends a home-screen app's browser
+# session whenever the app is swiped away, and the player must stay logged in. It lasts as
+# long as a login link, so a player logged in with a fresh link is not logged out sooner.
+SESSION_COOKIE_AGE = int(os.environ.get("SESSION_COOKIE_AGE_S", str(30 * 24 * 3600)))
+SESSION_EXPIRE_AT_BROWSER_CLOSE = False
 # Failed logins (one-time links) allowed per client address (REMOTE_ADDR: a proxy must set
 # it, e.g. daphne --proxy-headers) in each window; then 429 with Retry-After.
 LOGIN_FAILURES_MAX = int(os.environ.get("LOGIN_FAILURES_MAX", "20"))

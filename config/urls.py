@@ -43,6 +43,7 @@ api = [
     path("requests/<int:request_id>/answer/", asks.RequestAnswerApi.as_view()),
     path("characters/<int:character_id>/", health.CharacterApi.as_view()),
     path("characters/<int:character_id>/actions/", health.CharacterActionApi.as_view()),
+    path("journal/<int:entry_id>/undo/", health.ActionUndoApi.as_view()),
     path("characters/<int:character_id>/history/", health.CharacterHistoryApi.as_view()),
     path("characters/<int:character_id>/outcomes/", health.CharacterOutcomesApi.as_view()),
     path("characters/<int:character_id>/qr.svg", health.CharacterQrApi.as_view()),

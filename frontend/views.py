@@ -10,7 +10,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods
 
 from common.i18n import refusal_text, text
-from common.messages import LOGIN_PAGE_WORDS, OBJECT_LABEL_WORDS
+from common.messages import LOGIN_FAILED_WORDS, LOGIN_PAGE_WORDS, OBJECT_LABEL_WORDS
 from effects.selectors.items import revealed_text
 from effects.models import Item
 from players.apis import login_url
@@ -28,21 +28,23 @@ from . import shell
 def login_link(request, token):
     """The link printed (as a QR code) on a character sheet. Opening it shows one button;
     only its POST opens the session, so a chat app's link preview does not use it up."""
+    # The event's language: a lost phone's fresh browser has no language of its own yet.
+    lang = login_token_language(token) or request_language(request)
     if request.method == "GET":
-        lang = login_token_language(token) or request_language(request)
         words = {key: text(msgid, lang) for key, msgid in LOGIN_PAGE_WORDS.items()}
         return render(request, "frontend/login.html", {"lang": lang, "words": words})
     try:
         user, _event = login_token_redeem_limited(raw=token, ip=request.META.get("REMOTE_ADDR", ""))
     except RuleRefused as refused:
-        return _login_refused(request, refused)
+        return _login_refused(request, refused, lang)
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     return redirect("/")
 
 
-def _login_refused(request, refused: RuleRefused):
+def _login_refused(request, refused: RuleRefused, lang: str):
+    words = {key: text(msgid, lang) for key, msgid in LOGIN_FAILED_WORDS.items()}
     response = render(request, "frontend/login_failed.html",
-                      {"message": refusal_text(refused, request_language(request))},
+                      {"lang": lang, "words": words, "message": refusal_text(refused, lang)},
                       status=refusal_status(refused))
     if getattr(refused, "retry_after", None):
         response["Retry-After"] = str(refused.retry_after)

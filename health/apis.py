@@ -15,14 +15,15 @@ from rest_framework.views import APIView
 
 from common.http import answer
 from common.idempotency import idempotent
-from players.models import Character
-from players.selectors import character_by_code, character_visible, own_character
+from players.models import Character, JournalEntry
+from players.selectors import character_by_code, character_visible, event_for_narrator, own_character
 from live.snapshots import character_for_snapshot, character_snapshot
 from rulesets import RuleRefused
 
 from . import services
 from .models import Treatment
 from .outcomes import outcome_table
+from .undo import character_action_undo
 from .selectors import character_history, medic_options, treatment_view
 
 
@@ -158,3 +159,15 @@ class TreatmentAbortApi(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT, request=None, summary="Abort a treatment (no effect, no kit used)")
     def post(self, request, treatment_id):
         return _finish(request, treatment_id, services.treatment_abort)
+
+
+class ActionUndoApi(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=None, summary="Undo a state change of a character within 10 s "
+                   "(the narrator who made it): a correction line restores the state before it. A second call "
+                   "answers the same correction.")
+    def post(self, request, entry_id):
+        entry = get_object_or_404(JournalEntry, pk=entry_id)
+        event_for_narrator(request.user, entry.event_id)
+        line = character_action_undo(entry=entry, by=request.user)
+        return answer(request, {"correction": line.pk, "undoes": entry.pk,
+                                "snapshot": _snapshot(entry.character_id)})

@@ -26,6 +26,7 @@ REFUSAL_CODES = frozenset((
     "forbidden", "invalid_login", "bad_option", "too_many_logins", "body_too_large",
     "malformed_json", "nul_character", "json_too_deep", "unknown_item", "item_used",
     "lone_surrogate", "number_too_large",
+    "undo_not_possible", "undo_not_yours", "undo_too_late", "undo_superseded",
     "item_not_usable", "item_self_only", "lock_already", "requests_waiting",
     "request_answered", "item_carried_already", "item_not_carried",
     "item_not_carriable", "no_days", "day_already_scheduled", "day_done", "day_running",

@@ -449,6 +449,8 @@ MATRIX = [
     (CHARACTER, "get", "/api/characters/{player}/", None, its_player_and_narrators(200)),
     (CHARACTER + "actions/", "post", "/api/characters/{player}/actions/",
      {"action": "hit_stunning"}, its_player_and_narrators(200)),
+    # Undo (health/undo.py): tests/health/test_undo.py checks who may undo a real line.
+    ("api/journal/<int:entry_id>/undo/", "post", "/api/journal/999999/undo/", None, expect()),
     (CHARACTER + "history/", "get", "/api/characters/{player}/history/", None,
      its_player_and_narrators(200)),
     (CHARACTER + "outcomes/", "get", "/api/characters/{player}/outcomes/", None,

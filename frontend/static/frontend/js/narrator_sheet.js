@@ -3,9 +3,11 @@
 // opened from anywhere on the screen by a floating button that says how many are
 // selected. A sheet from the bottom on a phone, a panel on the right on a tablet (the
 // stylesheet decides), beside a list that stays usable: rows may be ticked while it is open.
+import { confirmCorrection, confirmPush, offerUndo } from "./confirm.js";
 import { countdownElement } from "./countdown.js";
 import { t } from "./i18n.js";
 import { psychPanel } from "./narrator_panels.js";
+import { reissueButton } from "./reissue.js";
 import { h, mount } from "./util.js";
 
 // `characters`: the screen's Map of snapshots; `selected`: the ids ticked in the list;
@@ -108,6 +110,13 @@ export function actionSheet({ eventId, characters, selected, ruleset, write }) {
       else if (target.value.startsWith("team:")) data.team = target.value.slice(5);
       else data.character_ids = [...selected];
       say("");
+      // Safe taps (js/confirm.js): a push to a team or everyone, or one that changes a
+      // state, names who and what before it goes.
+      const who = data.everyone ? { everyone: characters.size }
+        : data.team ? { team: data.team, count: [...characters.values()].filter((c) => c.character.team === data.team).length }
+          : { names: [...selected].map((cid) => characters.get(cid)?.character.name).filter(Boolean) };
+      const entry = named && named.value ? ruleset.catalogue[named.value] : null;
+      if (!(await confirmPush({ who, entry, stateLabel: state.value ? ruleset.states[state.value].label : null }))) return;
       const answer = await write(t("Push an effect"), `/api/events/${eventId}/effects/`, data, { say,
         done: (sent) => (sent.everyone ? t("Sent to everyone.") : t("Sent. Characters reached: %(n)s.", { n: sent.characters.length })) });
       if (answer.ok) text.value = "";
@@ -126,13 +135,19 @@ export function actionSheet({ eventId, characters, selected, ruleset, write }) {
     if (!snap) { mount(one); return; }
     const cid = snap.character.id;
     const correction = h("select", { "aria-label": t("Set the state of %(name)s", { name: snap.character.name }),
-      onchange: (e) => { if (e.target.value) write(t("Set state"), `/api/characters/${cid}/actions/`, { action: "set_state", params: { state: e.target.value } }, { say }); } },
+      onchange: async (e) => {
+        const key = e.target.value;
+        if (!key) return;
+        if (!(await confirmCorrection(snap.character.name, ruleset.states[key].label))) { e.target.value = ""; return; }
+        const answer = await write(t("Set state"), `/api/characters/${cid}/actions/`, { action: "set_state", params: { state: key } }, { say });
+        if (answer.ok) offerUndo({ eventId, characterId: cid, said: `${snap.character.name} → ${ruleset.states[key].label}` });
+      } },
       h("option", { value: "" }, t("Correct…")), stateOptions());
     mount(one, h("section", { class: "one" },
       h("h3", {}, snap.character.name, " ", h("span", { class: "muted" }, [snap.character.team, snap.character.code].filter(Boolean).join(" · "))),
       h("p", { class: `row-state severity-${Math.min(snap.state.severity, 4)}` }, snap.state.label,
         snap.next ? [" ", countdownElement("span", snap.next, snap), h("span", { class: "muted" }, " → ", snap.next.leads_to.label)] : null),
-      correction),
+      correction, reissueButton(snap.character)),
       ruleset ? psychPanel(snap, ruleset.traits, (label, url, data) => write(label, url, data, { say })) : null);
   }
 
