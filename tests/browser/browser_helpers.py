@@ -26,3 +26,19 @@ def screenshot(page, name: str) -> None:
     # The sticky top bar would be painted mid-page in a full-page picture.
     page.screenshot(path=str(folder / f"{name}.png"), full_page=True,
                     style="#topbar { position: static !important; }")
+
+
+def wait_until_listening(group: str, timeout: float = 15) -> None:
+    """Until a page's websocket has joined this channel-layer group: a message published
+    before that is not sent to it (narrators-only messages are not in the snapshot the
+    heartbeat repairs), so a test must not race the page's connect."""
+    import time
+
+    import redis
+    from django.conf import settings
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    prefix = settings.CHANNEL_LAYERS["default"]["CONFIG"].get("prefix", "asgi")
+    deadline = time.monotonic() + timeout
+    while not client.zcard(f"{prefix}:group:{group}"):
+        assert time.monotonic() < deadline, f"no websocket joined {group} in {timeout} s"
+        time.sleep(0.05)

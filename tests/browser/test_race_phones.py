@@ -19,7 +19,8 @@ from django.db import connections
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from browser_helpers import screenshot
+from browser_helpers import screenshot, wait_until_listening
+from live.publish import narrators_group
 from players.models import Event, Membership
 from players.services import event_create, login_token_issue
 from race.models import Checkpoint, Course, Entry, Punch
@@ -228,6 +229,7 @@ def test_the_organisers_see_an_overdue_survivor_ring_and_record_what_happens(ser
     expect(organiser.locator("#race-summary")).to_contain_text("en retard : 1")
 
     # The alert rings (beat's sweeper) and shows at the top with the phone number.
+    wait_until_listening(narrators_group(night.race.pk))
     in_thread(alerts_sweep)
     alert = organiser.locator(".race-alert")
     expect(alert).to_contain_text("Lucie Martin (famille) n'est pas rentré : 16 min de retard. Tél. 06 12 34 56 01")
