@@ -79,7 +79,8 @@ def test_the_browser_link_and_the_api_share_the_count(clock, event, player):
 
     assert response.status_code == 429
     assert response["Retry-After"] == "600"
-    assert "Demasiados intentos de acceso fallidos" in response.content.decode()
+    # The link's page speaks its event's language (French here), not the browser's.
+    assert "Trop de tentatives de connexion échouées" in response.content.decode()
     assert LoginToken.objects.get().used_at is None
 
 
