@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",   # Swagger UI's files, served as static files: /api/docs/ works offline
     "channels",
     "common",
     "players",
@@ -109,10 +110,9 @@ SECURE_CSP = {
     "frame-ancestors": [CSP.SELF],
     "form-action": [CSP.SELF],
 }
-SWAGGER_UI_CSP = {**SECURE_CSP,
-                  "script-src": [CSP.SELF, "https://cdn.jsdelivr.net"],
-                  "style-src": [CSP.SELF, "https://cdn.jsdelivr.net", CSP.UNSAFE_INLINE],
-                  "img-src": [CSP.SELF, "data:", "https://cdn.jsdelivr.net"]}
+# Swagger UI's page has a <style> block and its React views set inline styles; its scripts
+# and pictures are the app's own static files (drf-spectacular-sidecar), like every page.
+SWAGGER_UI_CSP = {**SECURE_CSP, "style-src": [CSP.SELF, CSP.UNSAFE_INLINE]}
 
 ROOT_URLCONF = "config.urls"
 TEMPLATES = [{
@@ -259,6 +259,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Characters, health timers, treatments, effects, game clock and journal. "
                    "Writes accept an `Idempotency-Key` header; realtime snapshots on /ws/live/.",
     "VERSION": "1.0.0",
+    # Swagger UI from the app's own static files, not a CDN: the docs work without Internet.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 LOGGING = {

@@ -71,8 +71,8 @@ api = [
     path("push/key/", push.PushKeyApi.as_view()),
     path("push/subscriptions/", push.PushSubscriptionsApi.as_view()),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    # The split view serves its start-up script as a file; Swagger UI's own bundle and
-    # styles come from its CDN, allowed on this page only.
+    # The split view serves its start-up script as a file and Swagger UI's bundle comes
+    # from the static files (SWAGGER_UI_DIST "SIDECAR"): no inline script, no CDN.
     path("docs/", csp_override(settings.SWAGGER_UI_CSP)(
         SpectacularSwaggerSplitView.as_view(url_name="schema"))),
     *(path(f"characters/<int:character_id>/items/<str:item_code>/{verb}/",
