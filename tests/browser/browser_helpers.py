@@ -42,3 +42,29 @@ def wait_until_listening(group: str, timeout: float = 15) -> None:
     while not client.zcard(f"{prefix}:group:{group}"):
         assert time.monotonic() < deadline, f"no websocket joined {group} in {timeout} s"
         time.sleep(0.05)
+
+
+def off_the_browser_thread(work, *args, **kwargs):
+    """Run `work` in a thread of its own and return what it returns (or raise what it
+    raised): this thread holds Playwright's event loop, where a service's publishing to
+    the phones (async_to_sync) may not run. The thread gives its database connection back:
+    the pool is shared by the whole session."""
+    import threading
+
+    from django.db import connections
+    done = []
+
+    def run():
+        try:
+            done.append((True, work(*args, **kwargs)))
+        except Exception as error:  # noqa: BLE001 - raised again in the caller's thread
+            done.append((False, error))
+        finally:
+            connections.close_all()
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    (ok, value), = done
+    if not ok:
+        raise value
+    return value
