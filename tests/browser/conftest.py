@@ -15,6 +15,7 @@ from django.db import connections
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 1024, "height": 768}
+PAGE_TIMEOUT_MS = 15000
 
 
 def _forget_parent_connections():
@@ -58,7 +59,10 @@ def browser():
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+    # An expectation waits as long as a page's actions (page.set_default_timeout below):
+    # on a busy machine a screen may take longer than Playwright's 5 s to load.
+    expect.set_options(timeout=PAGE_TIMEOUT_MS)
     # Playwright's sync API keeps an event loop in this thread while the tests' own ORM
     # calls stay synchronous. The browser tests run last (tests/conftest.py), so this
     # never relaxes the check for the rest of the suite.
@@ -94,7 +98,7 @@ def phone(browser, server_url):
             context.add_init_script(init_script)
         contexts.append(context)
         page = context.new_page()
-        page.set_default_timeout(15000)
+        page.set_default_timeout(PAGE_TIMEOUT_MS)
         errors = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.errors = errors
