@@ -1,4 +1,5 @@
-"""What matters reaches the player, and offline truth, tried on a phone and a tablet:
+"""What matters reaches the player, and offline truth, tried on a phone and a tablet, one
+player among the 300 of a real event (crowd.py):
 - a declaration tapped with no network shows its state and countdown at once, marked as
   not yet confirmed; once the network is back the server confirms it, counted from the
   tap;
@@ -20,6 +21,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from browser_helpers import screenshot
+from crowd import crowd_event
 from effects.services.effects import effect_push
 from health.models import HealthState
 from health.services import character_act
@@ -102,21 +104,6 @@ def eventually(page, expression: str, timeout_s: float = 15) -> None:
         page.wait_for_timeout(100)
 
 
-def manoir(server_url: str, **options):
-    narrator = get_user_model().objects.create_user(username="mj", is_staff=True)
-    event = event_create(name="Le Manoir", ruleset="gn_fr", by=narrator, start_clock=True,
-                         options=options)
-    # The game has been running for an hour: a tap ten minutes ago was in play.
-    Event.objects.filter(pk=event.pk).update(clock_running_since=timezone.now() - timedelta(hours=1))
-    event.refresh_from_db()
-    alice = character_create(event=event, name="Alice", sheet={"combat_base": 2})
-    bruno = character_create(event=event, name="Bruno", kits={"kps": 2},
-                             sheet={"combat_base": 2, "skills": {"first_aid": "novice"}})
-    links = {who: f"{server_url}/login/{login_token_issue(event=event, user=user)}"
-             for who, user in (("alice", alice.user), ("bruno", bruno.user), ("narrator", narrator))}
-    return event, narrator, alice, bruno, links
-
-
 def log_in(page, link):
     page.goto(link)
     page.locator("form button").click()  # the login page's button
@@ -132,9 +119,11 @@ def declare(page, label: str) -> None:
 @pytest.mark.parametrize("lang", ["fr", "es", "en"])
 def test_a_wound_declared_offline_shows_at_once_and_is_confirmed_from_the_tap(server_url, phone,
                                                                               lang, tablet):
-    _event, _narrator, alice, _bruno, links = manoir(server_url)
+    # The game has been running for an hour: a tap ten minutes ago was in play.
+    crowd = crowd_event(server_url, playing_for=timedelta(hours=1))
+    alice = crowd.characters[150]
     words = WORDS[lang]
-    page = log_in(phone(lang, tablet=tablet), links["alice"])
+    page = log_in(phone(lang, tablet=tablet), crowd.link_for(alice, server_url))
     expect(page.locator("#state-label")).to_have_text(words["healthy"])
     # The outcome table is kept for when the network goes.
     eventually(page, f"localStorage.getItem('snap:outcomes:{alice.pk}') !== null")
@@ -169,8 +158,9 @@ def test_a_wound_declared_offline_shows_at_once_and_is_confirmed_from_the_tap(se
 
 @pytest.mark.parametrize("tablet", [False, True], ids=["phone", "tablet"])
 def test_an_effect_and_a_new_state_stay_at_the_top_until_acknowledged(server_url, phone, tablet):
-    event, narrator, alice, _bruno, links = manoir(server_url)
-    page = log_in(phone("fr", VIBRATE_STUB, tablet=tablet), links["alice"])
+    crowd = crowd_event(server_url)
+    event, narrator, alice = crowd.event, crowd.narrator, crowd.characters[150]
+    page = log_in(phone("fr", VIBRATE_STUB, tablet=tablet), crowd.link_for(alice, server_url))
     expect(page.locator("#state-label")).to_have_text("En pleine forme")
     page.mouse.wheel(0, 2000)                       # reading the bottom of the screen
 
@@ -225,9 +215,10 @@ def test_an_announced_game_is_a_banner_and_stays_in_the_history(server_url, phon
 
 @pytest.mark.parametrize("tablet", [False, True], ids=["phone", "tablet"])
 def test_emergencia_is_one_tap_and_a_confirmation_on_every_screen(server_url, phone, tablet):
-    event, _narrator, _alice, _bruno, links = manoir(server_url)
+    crowd = crowd_event(server_url, medics=1)
+    event = crowd.event
     words = WORDS["es"]
-    player = log_in(phone("es", tablet=tablet), links["alice"])
+    player = log_in(phone("es", tablet=tablet), crowd.link_for(crowd.characters[150], server_url))
     expect(player.locator("#state-label")).to_have_text(words["healthy"])
     player.get_by_role("button", name=words["emergency"]).click()
     sheet = player.get_by_role("dialog")
@@ -236,7 +227,7 @@ def test_emergencia_is_one_tap_and_a_confirmation_on_every_screen(server_url, ph
     expect(sheet).to_be_hidden()
     assert not JournalEntry.objects.filter(event=event, kind="emergency").exists()  # a tap alone does nothing
 
-    medic = log_in(phone("es", tablet=tablet), links["bruno"])
+    medic = log_in(phone("es", tablet=tablet), crowd.link_for(crowd.characters[1], server_url))
     medic.get_by_role("link", name=words["medic"]).click()
     expect(medic.get_by_label("Código del paciente")).to_be_visible()
     medic.get_by_role("button", name=words["emergency"]).click()
@@ -246,8 +237,8 @@ def test_emergencia_is_one_tap_and_a_confirmation_on_every_screen(server_url, ph
     assert Event.objects.get(pk=event.pk).running is False
     expect(player.locator(".paused")).to_be_visible()
 
-    narrator = log_in(phone("es", tablet=tablet), links["narrator"])
-    expect(narrator.locator(".char-row")).to_have_count(2)
+    narrator = log_in(phone("es", tablet=tablet), crowd.narrator_link)
+    expect(narrator.locator(".selection-bar .count")).to_have_text("Mostrados: 300 · marcados: 0")
     narrator.get_by_role("button", name=words["emergency"]).click()
     narrator.get_by_role("dialog").get_by_role("button", name=words["stop"]).click()
     expect(narrator.locator(".emergency-status")).to_contain_text(words["declared"])
