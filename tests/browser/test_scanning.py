@@ -1,7 +1,8 @@
 """Scanning on every phone: a phone without BarcodeDetector (an iPhone's browser) reads a
 balise's QR with the camera through the ZXing shipped in the app (js/scanner.js, its
-worker js/scan_worker.js) and punches it; a phone that cannot scan types the code printed
-under the QR; the number printed on the maps is refused with what to type instead.
+worker js/scan_worker.js) and punches it; a medic's phone or tablet finds a patient among
+the 300 of a real event by their QR; a phone that cannot scan types the code printed under
+the QR; the number printed on the maps is refused with what to type instead.
 
 The camera is Chromium's fake one, playing a picture of the QR code written by the test
 (a one-frame Y4M video: the QR drawn with the `qrcode` package, no imaging library)."""
@@ -14,13 +15,13 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_helpers import screenshot
+from crowd import crowd_event
 from club.models import Member, Sanction
 from club.services.chrony import replica_register
 from race.balise_codes import typed_code
 from race.models import Checkpoint
 from race.services.running import entry_start
 from test_airsoft_phones import terrier
-from test_phone_app import make_game
 from test_race_phones import in_thread, open_in_french, rugles_by_night
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -29,6 +30,7 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")    # as tests/browser
 NO_BARCODE_DETECTOR = "delete window.BarcodeDetector;"
 NO_CAMERA = "Object.defineProperty(Navigator.prototype, 'mediaDevices', { get: () => undefined });"
 WIDTH, HEIGHT = 640, 480
+PHONE, TABLET = {"width": 390, "height": 844}, {"width": 1024, "height": 768}   # as conftest.py
 
 
 def write_camera_picture(path, text: str) -> None:
@@ -82,7 +84,7 @@ def camera_phone(camera_browser, server_url):
     def open_phone(lang: str = "fr", init_script: str | None = None, chosen: bool = True,
                    tablet: bool = False):
         context = camera_browser.new_context(
-            viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+            viewport=TABLET if tablet else PHONE, device_scale_factor=2, is_mobile=True,
             has_touch=True, locale={"fr": "fr-FR", "es": "es-ES", "en": "en-GB"}[lang],
             extra_http_headers={"Accept-Language": lang} if chosen else None,
             permissions=["camera"])
@@ -130,17 +132,20 @@ def test_an_iphone_reads_the_balise_qr_with_the_app_s_own_decoder_and_punches(
     assert survivor.errors == []
 
 
-def test_a_medic_without_barcode_detector_scans_the_patient_s_qr_and_finds_them(
-        server_url, camera_phone, camera_picture):
-    game = make_game(server_url)
+@pytest.mark.parametrize("tablet", [False, True], ids=["phone", "tablet"])
+def test_a_medic_without_barcode_detector_scans_a_patient_s_qr_among_300(
+        server_url, camera_phone, camera_picture, tablet):
+    crowd = crowd_event(server_url, medics=1)
+    patient = crowd.characters[250]
     # What the patient's phone shows ("Mon QR code pour un médecin").
-    write_camera_picture(camera_picture, f"{server_url}/?patient={game.alice.code}")
-    medic = camera_phone()
-    medic.goto(game.links["bruno"])
+    write_camera_picture(camera_picture, f"{server_url}/?patient={patient.code}")
+    medic = camera_phone(tablet=tablet)
+    medic.goto(crowd.link_for(crowd.characters[1], server_url))
     medic.locator("form button").click()  # the login page's button
     medic.get_by_role("link", name="Médecin").click()
+    assert medic.evaluate("'BarcodeDetector' in window") is False
     medic.get_by_role("button", name="Scanner le QR code du patient").click()
-    expect(medic.get_by_text("Soigner Alice")).to_be_visible()
+    expect(medic.get_by_text(f"Soigner {patient.name}")).to_be_visible()
     assert any(url.endswith("/static/frontend/js/scan_worker.js") for url in medic.workers_seen)
     expect(medic.locator(".scanner video")).to_have_count(0)
     assert medic.errors == []
