@@ -1,5 +1,6 @@
-"""A lost phone, as the narrator and the player live it: the narrator makes a new login
-QR code for the player ticked in the list (two taps, the second naming what happens), the new code
+"""A lost phone, as the narrator and the player live it in a real event of 300 characters
+(crowd.py): the narrator finds the player, makes a new login QR code for them, ticked in
+the list (two taps, the second naming what happens), the new code
 opens the player's screen on another phone, and the lost link shows, in the event's
 language, that it no longer works and what to do."""
 from __future__ import annotations
@@ -7,30 +8,33 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from test_phone_app import make_game
+from crowd import crowd_event
+from test_narrator_at_300 import open_narrator, search
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.mark.parametrize("tablet", [False, True], ids=["phone", "tablet"])
 def test_a_narrator_reissues_a_lost_phones_login_qr_code(server_url, phone, tablet):
-    game = make_game(server_url)
-    narrator = phone("fr", tablet=tablet)
-    narrator.goto(game.links["narrator"])
-    narrator.locator("form button").click()  # the login page's button
-    narrator.locator(".char-row", has_text="Alice").get_by_role("checkbox").check()
+    crowd = crowd_event(server_url)
+    alice = crowd.characters[150]
+    name = alice.name
+    lost_link = crowd.link_for(alice, server_url)           # the one on the lost phone
+    narrator = open_narrator(phone, crowd, tablet=tablet)
+    search(narrator, name, 1)
+    narrator.locator(".char-row", has_text=name).get_by_role("checkbox").check()
     narrator.get_by_role("button", name="Envoyer un effet").click()
     row = narrator.locator(".action-sheet .one")          # the ticked character's part
-    expect(row).to_contain_text("Alice")
+    expect(row).to_contain_text(name)
 
     row.get_by_role("button", name="Nouveau QR de connexion").click()
     armed = row.locator("button.armed")
-    expect(armed).to_have_text("Touchez encore : les anciens liens de Alice ne marcheront plus")
+    expect(armed).to_have_text(f"Touchez encore : les anciens liens de {name} ne marcheront plus")
     armed.click()
 
-    dialog = narrator.get_by_role("dialog", name="Nouveau QR de connexion de Alice")
+    dialog = narrator.get_by_role("dialog", name=f"Nouveau QR de connexion de {name}")
     expect(dialog).to_be_visible()
-    code = dialog.get_by_role("img", name="QR de connexion de Alice")
+    code = dialog.get_by_role("img", name=f"QR de connexion de {name}")
     expect(code).to_be_visible()
     assert code.get_attribute("src").startswith("data:image/svg+xml")
     assert code.bounding_box()["width"] >= 200   # another phone's camera must read it
@@ -40,7 +44,7 @@ def test_a_narrator_reissues_a_lost_phones_login_qr_code(server_url, phone, tabl
 
     # The lost phone's link, opened on a phone speaking English: the event's French wins.
     lost = phone("en", chosen=False, tablet=tablet)
-    lost.goto(game.links["alice"])
+    lost.goto(lost_link)
     lost.locator("form button").click()
     expect(lost.get_by_role("heading")).to_have_text("Ce lien de connexion ne fonctionne plus")
     expect(lost.locator("body")).to_contain_text("Demandez un nouveau QR de connexion à un narrateur")
