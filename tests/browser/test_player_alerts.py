@@ -4,7 +4,7 @@ player among the 300 of a real event (crowd.py):
   not yet confirmed; once the network is back the server confirms it, counted from the
   tap;
 - an incoming effect, a change of state and an announcement show as a banner at the top
-  until acknowledged, with vibration, and stay in the history;
+  until acknowledged, with vibration and sound, and stay in the history;
 - Urgence / Emergencia is in the top bar of the player's, the medic's and the narrators'
   screens: one tap, then a confirmation that says what will happen."""
 from __future__ import annotations
@@ -54,6 +54,12 @@ VIBRATE_STUB = """
 window.__vibrations = [];
 Object.defineProperty(Navigator.prototype, "vibrate", {
   configurable: true, value(pattern) { window.__vibrations.push(pattern); return true; } });
+"""
+# Its sound, observed: every tone the app starts is counted (it still plays).
+SOUND_STUB = """
+window.__tones = 0;
+const createOscillator = AudioContext.prototype.createOscillator;
+AudioContext.prototype.createOscillator = function () { window.__tones += 1; return createOscillator.call(this); };
 """
 
 # The outbox's writes as if the phone had waited `ms` longer in a dead zone before the
@@ -160,8 +166,9 @@ def test_a_wound_declared_offline_shows_at_once_and_is_confirmed_from_the_tap(se
 def test_an_effect_and_a_new_state_stay_at_the_top_until_acknowledged(server_url, phone, tablet):
     crowd = crowd_event(server_url)
     event, narrator, alice = crowd.event, crowd.narrator, crowd.characters[150]
-    page = log_in(phone("fr", VIBRATE_STUB, tablet=tablet), crowd.link_for(alice, server_url))
+    page = log_in(phone("fr", VIBRATE_STUB + SOUND_STUB, tablet=tablet), crowd.link_for(alice, server_url))
     expect(page.locator("#state-label")).to_have_text("En pleine forme")
+    page.locator("#state-label").click()            # browsers allow sound after a first tap
     page.mouse.wheel(0, 2000)                       # reading the bottom of the screen
 
     off_the_loop(effect_push, event=event, characters=[alice], text="Un frisson te parcourt l'échine",
@@ -170,7 +177,7 @@ def test_an_effect_and_a_new_state_stay_at_the_top_until_acknowledged(server_url
     banner = page.locator("#banners .banner").filter(has_text="Un frisson te parcourt l'échine")
     expect(banner).to_be_visible()
     assert banner.bounding_box()["y"] < 60           # at the top of the screen, wherever it was read
-    eventually(page, "window.__vibrations.length === 1")
+    eventually(page, "window.__vibrations.length === 1 && window.__tones === 3")   # three beeps
     page.wait_for_timeout(1500)
     expect(banner).to_be_visible()                  # it stays until acknowledged...
     page.reload()
