@@ -168,7 +168,7 @@ export async function show(root, { id, params, context }) {
   // "Alice: Tired — 59:59 before Healthy".
   function knownState(found) {
     const frozen = { clock: { running: found.timers.every((timer) => timer.at) } };
-    return h("p", { class: "state-label" }, `${result.patient.name}: `, h("strong", {}, found.state.label),
+    return h("p", { class: "state-label" }, t("%(name)s:", { name: result.patient.name }), " ", h("strong", {}, found.state.label),
       found.timers.map((timer) => h("span", {}, " — ", countdownElement("span", timer, frozen), " ",
         timer.leads_to ? t("before %(state)s", { state: timer.leads_to.label }) : timer.label)));
   }
