@@ -1,7 +1,7 @@
 // The medic's screen: identify the patient (camera scan of their QR code, js/scanner.js,
 // or the short code typed), choose among the treatments the medic's sheet allows, run the treatment's
 // timer on screen, then confirm or abort. The patient's health is never shown here unless
-// the rules reveal it (an analysis).
+// the rules reveal it (an analysis, or a treatment whose result they decide: a surgery).
 import { get, send } from "./api.js";
 import { alertNow, keepAwake } from "./alerts.js";
 import { countdownElement, startTicking } from "./countdown.js";
@@ -66,9 +66,12 @@ export async function show(root, { id, params, context }) {
     render();
   }
 
+  // Over: the screen says what happened and waits for the next patient (a scan or a
+  // code), rather than listing this one's treatments with the kits it had before.
   function closed(data) {
     result = data;
     setTreatment(null);
+    patient = null;
     options = [];
   }
 
