@@ -22,7 +22,7 @@ from players.services import character_kit_spend, journal_write
 from rulesets import DECLARED, ENDING, Outcome, RuleRefused
 
 from . import observers
-from .checks import outcome_known, require_actor_able, require_kit, state_kept_private  # noqa: F401 (combat)
+from .checks import outcome_known, require_actor_able, require_kit, state_kept_private
 from .declared_at import declared_instant
 from .models import HealthState, Treatment
 from .scheduling import deadline_task_on_commit, deadlines_tasks_on_commit

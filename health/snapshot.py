@@ -1,7 +1,8 @@
 """Health's part of a character's snapshot (live/snapshots.py): the state as it stands
 now, its timers and what they lead to, the points, what the player may declare, the body
-map, the sheet and the treatments running on the character. A read never shows a state whose deadline has passed: it advances the
-stored state in memory with the same core function the timer task uses."""
+map, the sheet and the treatments running on the character. A read never shows a state
+whose deadline has passed: it advances the stored state in memory with the same core
+function the timer task uses."""
 from __future__ import annotations
 
 from datetime import datetime

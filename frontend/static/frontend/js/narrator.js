@@ -170,6 +170,7 @@ export async function show(root, { id, me, context }) {
       // Requests sent while this screen was cut off are read again on every (re)connect.
       if (state === "online") requests.refresh();
     },
+    onCheck: () => requests.refresh(),
   });
   const stopTicking = startTicking(root);
   return () => {

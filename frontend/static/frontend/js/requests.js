@@ -23,17 +23,22 @@ export function requestsPanel(eventId, { get = apiGet, send = apiSend, t = trans
   const cards = new Map();     // request id -> its card
   const answered = new Set();  // answered while a read was on its way: not added back
   let active = true;
+  let loaded = false;          // the first read: what already waited rings no banner
 
   async function load() {
     if (!active) return;
     const answer = await get(`/api/events/${eventId}/requests/?status=open`).catch(() => null);
-    if (active && answer && answer.ok && !answer.fromCache) show(answer.data.requests);
+    if (active && answer && answer.ok && !answer.fromCache) {
+      show(answer.data.requests, { announce: loaded });
+      loaded = true;
+    }
   }
 
-  function show(open) {
+  // A request that came while the screen was cut off rings like one from the live channel.
+  function show(open, { announce = false } = {}) {
     const wanted = new Set(open.map((request) => request.id));
     for (const id of [...cards.keys()]) if (!wanted.has(id)) drop(id);
-    for (const request of open) add(request);
+    for (const request of open) if (add(request) && announce) onNew(request);
   }
 
   function add(request) {       // oldest first: a new one goes last
