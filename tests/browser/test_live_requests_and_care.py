@@ -145,7 +145,7 @@ def test_the_patient_reads_who_treats_them_and_the_medic_reads_what_it_did(serve
     expect(confirm).to_be_enabled(timeout=10000)
     confirm.click()
     outcome = medic.locator(".treatment-outcome")
-    expect(outcome).to_contain_text("Chirurgie sur Joueur 001 : terminé.")
+    expect(outcome).to_contain_text("Chirurgie sur Joueur 001 : terminé.", timeout=15000)
     expect(outcome.locator(".state-label")).to_have_text(
         re.compile(r"^Joueur 001 : Fatigué — (30:00|29:5\d) avant : En pleine forme$"))
     screenshot(medic, f"medic-result-{'tablet' if tablet else 'phone'}")
