@@ -94,16 +94,50 @@ def treatment_view(treatment: Treatment, now: datetime) -> dict:
             "started_game_s": treatment.started_game_s, "duration_s": treatment.duration_s,
             "ready_game_s": ready, "remaining_s": round(max(0.0, ready - game_s), 3),
             "ready_at": wall.isoformat() if wall else None,
-            "result": _revealed_labels(ruleset, treatment.result)}
+            "result": _result_labels(event, ruleset, treatment.result, game_s)}
 
 
-def _revealed_labels(ruleset, result: dict) -> dict:
-    """An analysis reveals a state key; the medic reads its label."""
+def _result_labels(event, ruleset, result: dict, game_s: float) -> dict:
+    """An analysis reveals a state key; a treatment whose result the rules decide (a
+    surgery) leaves the patient in a known state with its timers: the medic reads labels
+    and countdowns."""
+    shown = dict(result)
     revealed = dict(result.get("revealed") or {})
     if revealed.get("state") in ruleset.states:
         key = revealed["state"]
         revealed["state"] = {"key": key, "label": ruleset.states[key]["labels"]}
-    return {**result, "revealed": revealed} if revealed else dict(result)
+        shown["revealed"] = revealed
+    if result.get("state") in ruleset.states:
+        key = result["state"]
+        shown["state"] = {"key": key, "label": ruleset.states[key]["labels"]}
+        shown["timers"] = sorted((timer_view(event, ruleset, key, timer, due, game_s)
+                                  for timer, due in (result.get("timers") or {}).items()),
+                                 key=lambda t: t["game_s"])
+    return shown
+
+
+def running_treatments(event, patient_ids: list[int], game_s: float) -> dict[int, list[dict]]:
+    """The timed actions running on each of these characters, as the patient sees them:
+    what, by whom (the character's name, nothing else of them) and when it ends."""
+    ruleset = event.rules().ruleset
+    rows = (Treatment.objects.filter(event=event, patient_id__in=patient_ids,
+                                     status=Treatment.RUNNING)
+            .select_related("medic").order_by("id"))
+    found: dict[int, list[dict]] = {}
+    for treatment in rows:
+        action = ruleset.actions.get(treatment.action)
+        if action is None:
+            continue
+        ready = treatment.ready_game_s
+        wall = event.wall_time(ready)
+        found.setdefault(treatment.patient_id, []).append({
+            "id": treatment.pk, "action": {"key": treatment.action, "label": action["labels"]},
+            # A medic's care, or someone else's timed act on them (a Golpe Mortal).
+            "care": "medic" in action["declared_by"],
+            "by": treatment.medic.name, "game_s": ready,
+            "remaining_s": round(max(0.0, ready - game_s), 3),
+            "at": wall.isoformat() if wall else None})
+    return found
 
 
 def medic_options(medic: Character, patient: Character) -> list[dict]:

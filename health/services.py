@@ -7,7 +7,6 @@ new snapshot and queues a task at the next deadline.
 from __future__ import annotations
 
 import logging
-from contextlib import contextmanager
 from functools import partial
 
 from django.db import transaction
@@ -23,6 +22,7 @@ from players.services import character_kit_spend, journal_write
 from rulesets import DECLARED, ENDING, Outcome, RuleRefused
 
 from . import observers
+from .checks import outcome_known, require_actor_able, require_kit, state_kept_private
 from .declared_at import declared_instant
 from .models import HealthState, Treatment
 from .scheduling import deadline_task_on_commit, deadlines_tasks_on_commit
@@ -272,14 +272,14 @@ def treatment_start(*, medic: Character, patient: Character, action: str, params
         raise RuleRefused("not_declarable", action=rules.action_spec(action)["labels"])
     now = timezone.now()
     game_s = event.game_time(now)
-    _require_actor_able(rules, action, medic, game_s)
+    require_actor_able(rules, action, medic, game_s)
     health = _lock(patient.pk)
     # A start is a declaration: it sees the timers due at this instant expired.
     _advance_published(health, event, now)
     with state_kept_private(rules, action):
         level = rules.check(health.as_core(), action, sheet=patient.sheet,
                             actor_sheet=medic.sheet, params=params)
-    _require_kit(rules, action, medic)
+    require_kit(rules, action, medic)
     treatment = Treatment.objects.create(
         event=event, medic=medic, patient=patient, action=action, level=level,
         params=params or {}, started_game_s=game_s,
@@ -287,42 +287,8 @@ def treatment_start(*, medic: Character, patient: Character, action: str, params
     journal_write(event=event, kind="treatment", what=f"{action}:started", at=now, by=by,
                   character=patient, detail={"treatment": treatment.pk, "medic": medic.name,
                                              "level": level, "params": params or {}})
+    snapshots_changed(character_ids=[patient.pk])   # "being treated by …" on their phone
     return treatment
-
-
-@contextmanager
-def state_kept_private(rules, action: str):
-    """A refusal that would name the patient's (or victim's) state (\"applies to Wounded;
-    this character is Healthy\") tells the one acting only that it does not apply: what
-    someone else's health is, only the rules reveal (an analysis)."""
-    try:
-        yield
-    except RuleRefused as refused:
-        if refused.code not in ("not_in_state", "not_now"):
-            raise
-        allowed = [rules.ruleset.states[s]["labels"] for s in rules.target_states(action)]
-        raise RuleRefused("not_applicable", action=rules.ruleset.actions[action]["labels"],
-                          allowed=allowed) from None
-
-
-def _require_actor_able(rules, action: str, actor: Character, game_s: float) -> None:
-    """An action that names what its actor must be able to do (`actor_needs`: giving
-    First Aid) is refused to an actor whose own state does not allow it."""
-    needed = rules.ruleset.actions[action].get("actor_needs")
-    if not needed:
-        return
-    state = rules.advance(actor.health.as_core(), actor.sheet, game_s).state
-    status = rules.ruleset.states[state.status]
-    if needed not in status.get("can", []) or rules.is_inert(state, game_s):
-        raise RuleRefused("actor_cannot", action=rules.ruleset.actions[action]["labels"],
-                          state=status["labels"])
-
-
-def _require_kit(rules, action: str, medic: Character) -> str | None:
-    kit = rules.ruleset.actions[action].get("kit")
-    if kit and int(medic.kits.get(kit, 0)) < 1:
-        raise RuleRefused("no_kit", kit=rules.ruleset.kits[kit]["labels"])
-    return kit
 
 
 # A treatment's status inside a refusal (treatment_closed).
@@ -352,7 +318,7 @@ def treatment_complete(*, treatment: Treatment, by) -> Treatment:
         raise RuleRefused("not_ready", action=rules.ruleset.actions[treatment.action]["labels"],
                           remaining=str(int(treatment.ready_game_s - game_s + 0.999)))
     medic = Character.objects.select_for_update().get(pk=treatment.medic_id)
-    kit = _require_kit(rules, treatment.action, medic)
+    kit = require_kit(rules, treatment.action, medic)
     health = _lock(treatment.patient_id)
     # Running before the instant and ending at it: in time for a deadline due now (A8).
     _advance_locked(health, event, now, seen_by=ENDING)
@@ -367,6 +333,12 @@ def treatment_complete(*, treatment: Treatment, by) -> Treatment:
         revealed.update(e.get("revealed", {}))
     treatment.status = Treatment.COMPLETED
     treatment.result = {"revealed": revealed} if revealed else {}
+    known = outcome_known(rules, treatment.action)
+    if known and outcome.state.status == known[0]:
+        # What the medic announces (treatment_view words it): the state and its timers.
+        treatment.result["state"] = known[0]
+        treatment.result["timers"] = {k: outcome.state.timers[k] for k in known[1]
+                                      if k in outcome.state.timers}
     treatment.save(update_fields=["status", "result"])
     _record(health=health, event=event, outcome=outcome, kind="treatment",
             what=f"{treatment.action}:completed", by=by, now=now,
@@ -387,4 +359,5 @@ def treatment_abort(*, treatment: Treatment, by) -> Treatment:
     journal_write(event=treatment.event, kind="treatment", what=f"{treatment.action}:aborted",
                   at=timezone.now(), by=by, character=treatment.patient,
                   detail={"treatment": treatment.pk})
+    snapshots_changed(character_ids=[treatment.patient_id])   # no longer being treated
     return treatment

@@ -1,7 +1,8 @@
 """Health's part of a character's snapshot (live/snapshots.py): the state as it stands
 now, its timers and what they lead to, the points, what the player may declare, the body
-map and the sheet. A read never shows a state whose deadline has passed: it advances the
-stored state in memory with the same core function the timer task uses."""
+map, the sheet and the treatments running on the character. A read never shows a state
+whose deadline has passed: it advances the stored state in memory with the same core
+function the timer task uses."""
 from __future__ import annotations
 
 from datetime import datetime
@@ -9,11 +10,23 @@ from datetime import datetime
 from players.models import Character
 
 from .body import body_view
-from .selectors import character_sheet_view, declarable_actions, points_view, timer_view
+from .selectors import (character_sheet_view, declarable_actions, points_view, running_treatments,
+                        timer_view)
 
 
 def health_queryset(rows, event, game_s):
     return rows.select_related("health")
+
+
+def treatments_loader(characters: list[Character], event, game_s: float) -> None:
+    running = running_treatments(event, [c.pk for c in characters], game_s)
+    for character in characters:
+        character.treatments_running = running.get(character.pk, [])
+
+
+def treatments_section(character: Character, now: datetime) -> dict:
+    """"Being treated by Bob, 0:42 left" on the patient's phone."""
+    return {"treatments": character.treatments_running}
 
 
 def health_section(character: Character, now: datetime) -> dict:

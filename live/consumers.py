@@ -250,6 +250,10 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         """Narrators: someone declared Emergencia."""
         await self._send({"type": "emergency", "emergency": message["emergency"]})
 
+    async def request_message(self, message):
+        """Narrators: a player's request to the organisers, new (open) or answered."""
+        await self._send({"type": "request", "request": message["request"]})
+
     async def race_message(self, message):
         """The zombie race (race/publish.py): to narrators, changed entries, a course's
         leaderboard or an overdue alert; to a survivor's phones, their own entry."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 from ..models import OrganiserRequest
 from .items import who_view
 
-REQUESTS_SHOWN = 100  # polled every 20 s by each narrator's screen: kept small
+REQUESTS_SHOWN = 100  # read by each narrator's screen when it (re)connects: kept small
 
 
 def request_view(asked: OrganiserRequest) -> dict:

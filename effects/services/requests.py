@@ -7,11 +7,13 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from live.publish import publish_narrators_on_commit
 from players.models import Character
 from players.services import journal_write
 from rulesets import RuleRefused
 
 from ..models import OrganiserRequest
+from ..selectors.requests import request_view
 from .effects import effect_push
 
 # A few waiting requests per character: enough for real needs, and the narrators' queue
@@ -31,8 +33,9 @@ def _clean_text(text: str, limit: int, what: str) -> str:
 
 @transaction.atomic
 def request_ask(*, character: Character, text: str, by) -> OrganiserRequest:
-    """A request from a player; the narrators see it in their open list. Allowed during a
-    pause too: an arrêt de jeu is when questions get asked."""
+    """A request from a player; the narrators' screens receive it at once (on commit) and
+    list it with the open ones. Allowed during a pause too: an arrêt de jeu is when
+    questions get asked."""
     text = _clean_text(text, OrganiserRequest.TEXT_MAX, "request")
     # Locked: two requests sent at once cannot both slip under the limit.
     Character.objects.select_for_update().filter(pk=character.pk).first()
@@ -45,6 +48,7 @@ def request_ask(*, character: Character, text: str, by) -> OrganiserRequest:
                                             created_game_s=event.game_time(now), created_at=now)
     journal_write(event=event, kind="request", what="asked", at=now, by=by, character=character,
                   detail={"request": asked.pk, "text": text})
+    _narrators_told(asked)
     return asked
 
 
@@ -69,4 +73,12 @@ def request_answer(*, request: OrganiserRequest, text: str, duration_s: float | 
                   character=asked.character,
                   detail={"request": asked.pk, "question": asked.text, "text": text,
                           "effect": effect.pk})
+    _narrators_told(asked)
     return asked
+
+
+def _narrators_told(asked: OrganiserRequest) -> None:
+    """The event's narrators' screens (and only theirs: a player's group never carries
+    another player's request) add a new request or drop an answered one at once."""
+    publish_narrators_on_commit(asked.event_id, {"type": "request.message",
+                                                 "request": request_view(asked)})

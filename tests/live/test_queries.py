@@ -47,4 +47,4 @@ def test_snapshot_queries_do_not_grow_with_effects_or_journal(clock, event, play
         clock.advance(5)
         fights_sweep()
         clock.advance(61)                   # Alice, beaten, is no longer inert
-    assert queries_for_snapshot(player) == fresh == 7
+    assert queries_for_snapshot(player) == fresh == 8   # 8: the treatments running on them, one query

@@ -40,10 +40,16 @@ async def test_player_follows_wound_first_aid_and_coma_live(clock, event, player
     assert seen_by_narrators["state"]["key"] == "wounded"
 
     treatment = (await sync_to_async(start_treatment)(medic_api, medic, player, "first_aid")).json()
+    # The patient's phone learns who treats them, and until when.
+    being_treated = await next_snapshot(phone)
+    assert [(t["by"], t["action"]["label"], t["remaining_s"], t["care"])
+            for t in being_treated["treatments"]] == [(medic.name, "Premiers secours", 60, True)]
+    await next_snapshot(narrators)
     clock.advance(60)
     done = await sync_to_async(medic_api.post)(f"/api/treatments/{treatment['id']}/complete/")
     assert done.status_code == 200
     treated = await next_snapshot(phone)
+    assert treated["treatments"] == []
     assert treated["values"]["deadline_kind"] == "first_aid_novice_1h"
     assert treated["next"]["remaining_s"] == 3600
     await next_snapshot(narrators)

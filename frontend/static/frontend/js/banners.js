@@ -3,7 +3,8 @@
 // the phone's vibration and sound (js/alerts.js: the phone's own silent and vibration
 // settings apply), until the player taps "OK". They are kept on the phone, so a banner
 // not yet acknowledged is still there after a reload, and each stays in the screen's
-// history after it is acknowledged.
+// history after it is acknowledged. The narrators' screen raises its own (a player's new
+// request to the organisers) through `raise`, kept under its own key.
 import { alertNow } from "./alerts.js";
 import { lang, t } from "./i18n.js";
 import { h, mount } from "./util.js";
@@ -40,8 +41,9 @@ function news(before, after, ownChange) {
   return found;
 }
 
-export function bannerStack(characterId) {
-  const key = `banners:${characterId}`;
+// `owner`: a character's id, or another screen's own name ("narrator-<event>").
+export function bannerStack(owner) {
+  const key = `banners:${owner}`;
   let kept = { open: [], log: [] };
   try { kept = { ...kept, ...JSON.parse(localStorage.getItem(key) || "{}") }; } catch { /* a fresh start */ }
   let ownUntil = 0;
@@ -88,6 +90,8 @@ export function bannerStack(characterId) {
     notice(before, after, { own = false } = {}) {
       if (before) add(news(before, after, own || Date.now() < ownUntil));
     },
+    // Banners of the screen's own: [{ kind, text }].
+    raise(found) { add(found); },
     // The player just tapped a declaration: the state it brings is no news to them.
     expectOwnChange() { ownUntil = Date.now() + OWN_CHANGE_MS; },
     // The history rows of the screen with what the banners brought: the server's history

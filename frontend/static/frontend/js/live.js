@@ -12,10 +12,13 @@ import { clock } from "./clock.js";
 import { lang } from "./i18n.js";
 
 export class Live {
-  constructor(query, { onMessage, onStatus }) {
+  // `onCheck`: the server asked for a heartbeat (Redis lost its data): what is not in a
+  // snapshot (the narrators' requests) must be read again.
+  constructor(query, { onMessage, onStatus, onCheck }) {
     this.query = query;
     this.onMessage = onMessage;
     this.onStatus = onStatus || (() => {});
+    this.onCheck = onCheck || (() => {});
     this.versions = new Map();
     this.pushes = new Map();   // character id -> push ids of the effects it holds
     this.attempt = 0;
@@ -83,6 +86,7 @@ export class Live {
     }
     if (message.type === "check") {
       this.ping({ heartbeat: true });
+      this.onCheck();
       return;
     }
     if (message.type === "snapshot") {

@@ -1,7 +1,7 @@
 // The medic's screen: identify the patient (camera scan of their QR code, js/scanner.js,
 // or the short code typed), choose among the treatments the medic's sheet allows, run the treatment's
 // timer on screen, then confirm or abort. The patient's health is never shown here unless
-// the rules reveal it (an analysis).
+// the rules reveal it (an analysis, or a treatment whose result they decide: a surgery).
 import { get, send } from "./api.js";
 import { alertNow, keepAwake } from "./alerts.js";
 import { countdownElement, startTicking } from "./countdown.js";
@@ -66,9 +66,12 @@ export async function show(root, { id, params, context }) {
     render();
   }
 
+  // Over: the screen says what happened and waits for the next patient (a scan or a
+  // code), rather than listing this one's treatments with the kits it had before.
   function closed(data) {
     result = data;
     setTreatment(null);
+    patient = null;
     options = [];
   }
 
@@ -147,13 +150,30 @@ export async function show(root, { id, params, context }) {
       confirmButton(t("Abort"), t("Tap again to abort"), () => finish("abort"), { class: "danger" }));
   }
 
+  // What happened, in words: done (the patient's state when the rules decide it, e.g. a
+  // surgery; otherwise only the patient's phone knows it), aborted, or the patient died.
   function outcome() {
     if (!result) return null;
-    const revealed = result.result && result.result.revealed && result.result.revealed.state;
-    return h("section", { class: "card", role: "status" },
-      h("p", {}, `${result.label} — ${result.patient.name}: `,
-        h("strong", {}, result.status === "patient_died" ? t("the patient died") : t(result.status))),
+    const values = { action: result.label, name: result.patient.name };
+    const found = result.result || {};
+    const revealed = found.revealed && found.revealed.state;
+    const words = { completed: t("%(action)s done on %(name)s.", values),
+                    aborted: t("%(action)s on %(name)s aborted: nothing applied, no kit used.", values),
+                    patient_died: t("%(action)s stopped: %(name)s died. Nothing applied.", values) }[result.status];
+    return h("section", { class: "card treatment-outcome", role: "status" },
+      h("p", {}, h("strong", {}, words || `${result.label} — ${result.patient.name}: ${result.status}`)),
+      found.state ? knownState(found) : null,
+      result.status === "completed" && !found.state && !revealed
+        ? h("p", { class: "muted" }, t("Their phone shows their new state and countdown.")) : null,
       revealed ? h("p", { class: "state-label" }, t("Health level: %(state)s", { state: revealed.label })) : null);
+  }
+
+  // "Alice: Tired — 59:59 before Healthy".
+  function knownState(found) {
+    const frozen = { clock: { running: found.timers.every((timer) => timer.at) } };
+    return h("p", { class: "state-label" }, t("%(name)s:", { name: result.patient.name }), " ", h("strong", {}, found.state.label),
+      found.timers.map((timer) => h("span", {}, " — ", countdownElement("span", timer, frozen), " ",
+        timer.leads_to ? t("before %(state)s", { state: timer.leads_to.label }) : timer.label)));
   }
 
   let active = true;   // a late answer must not draw over the next screen

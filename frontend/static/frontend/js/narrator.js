@@ -7,6 +7,7 @@
 // wounds. On a tablet the list fills the left and the rest stands on the right.
 import { get, send } from "./api.js";
 import { alertNow } from "./alerts.js";
+import { bannerStack } from "./banners.js";
 import { startTicking } from "./countdown.js";
 import { followEventLanguage, t } from "./i18n.js";
 import { Live, withEffect } from "./live.js";
@@ -14,7 +15,7 @@ import { liveList } from "./narrator_list.js";
 import { daysPanel, optionsPanel } from "./narrator_panels.js";
 import { actionSheet } from "./narrator_sheet.js";
 import { said } from "./outcome.js";
-import { requestsPanel } from "./requests.js";
+import { requestBanner, requestsPanel } from "./requests.js";
 import { panelFor } from "./panels.js";
 import { confirmButton, h, mount } from "./util.js";
 
@@ -84,7 +85,9 @@ export async function show(root, { id, me, context }) {
 
   // Kept for the whole screen: the options stay open, the days keep the instant being typed.
   const options = optionsPanel(id);
-  const requests = requestsPanel(id, { get, send, t, h });
+  // A player's new request rings and stays as a banner until a narrator taps "OK".
+  const banners = bannerStack(`narrator-${id}`);
+  const requests = requestsPanel(id, { get, send, t, h, onNew: (request) => banners.raise([requestBanner(request)]) });
   const days = daysPanel(id);
   // The panels of the event's ruleset (an airsoft day's staff: js/referee.js), if it has any.
   const own = panelFor("narrator", event.ruleset);
@@ -130,6 +133,9 @@ export async function show(root, { id, me, context }) {
       emergencies.unshift(message_.emergency);
       alertNow();
       renderTop();
+    } else if (message_.type === "request") {
+      requests.receive(message_.request);
+      return;
     } else if (message_.type === "day") {
       days.onDay(message_);
       return;
@@ -159,11 +165,16 @@ export async function show(root, { id, me, context }) {
 
   const live = new Live(`event=${id}`, {
     onMessage: apply,
-    onStatus: (state) => context.setOnline(state === "online"),
+    onStatus: (state) => {
+      context.setOnline(state === "online");
+      // Requests sent while this screen was cut off are read again on every (re)connect.
+      if (state === "online") requests.refresh();
+    },
+    onCheck: () => requests.refresh(),
   });
   const stopTicking = startTicking(root);
   return () => {
-    active = false; cancelAnimationFrame(frame); live.close(); stopTicking(); requests.stop(); days.stop(); list.stop();
+    active = false; cancelAnimationFrame(frame); live.close(); stopTicking(); requests.stop(); banners.release(); days.stop(); list.stop();
     if (staff) staff.stop();
     root.classList.remove("narrator-screen");
   };

@@ -26,9 +26,30 @@ export function stateCard(snap) {
     card.append(h("ul", { class: "timers" }, others.map((timer) =>
       h("li", {}, timer.label, " ", countdownElement("span", timer, snap)))));
   }
+  for (const treatment of snap.treatments || []) card.append(treatedLine(treatment, snap));
   if (state.inert) card.append(h("p", { class: "inert" }, t("Inert: stay on the ground.")));
   for (const flag of snap.flags || []) card.append(h("p", { class: "flag" }, flag.label));
   return card;
+}
+
+// Words with a live countdown inside them: `t(…, { left: SPOT })` marks where it goes.
+const SPOT = "\u2063";
+function aroundCountdown(words, countdown) {
+  const [before, after = ""] = words.split(SPOT);
+  return [before, countdown, after];
+}
+
+// "Being treated by Bob, 0:42 left" while a medic's treatment runs on the character (or
+// "Golpe Mortal by Bob, 0:20 left" for someone else's timed act), until it is confirmed,
+// aborted or closed; counted from its end instant on the server's clock.
+function treatedLine(treatment, snap) {
+  const countdown = countdownElement("strong", treatment, snap, { class: "treated-countdown" });
+  const values = { name: treatment.by, action: treatment.action.label, left: SPOT };
+  return h("p", { class: "treated", role: "status", dataset: { treatment: treatment.id } },
+    ...(treatment.care
+      ? [...aroundCountdown(t("Being treated by %(name)s, %(left)s left", values), countdown),
+        h("span", { class: "muted" }, ` — ${treatment.action.label}`)]
+      : aroundCountdown(t("%(action)s by %(name)s, %(left)s left", values), countdown)));
 }
 
 export function abilities(snap) {

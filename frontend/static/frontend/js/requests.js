@@ -6,40 +6,61 @@ import { t as translate } from "./i18n.js";
 import { said } from "./outcome.js";
 import { h as element } from "./util.js";
 
-const POLL_MS = 20000;   // a few narrators polling a short list: no live channel needed
+const SHOWN_CHARS = 140;   // of a request's text in its banner; the card has all of it
 
-// The narrators' panel: the open requests, polled while the screen is open. A request's
-// card is made once and never moved (only added or removed): a poll must not wipe, nor
-// take the focus from, an answer being typed.
+// The narrators' panel: the open requests, read when the screen opens and whenever its
+// live channel (re)connects (what came meanwhile); in between, each new or answered
+// request arrives on the live channel (`receive`) and a new one raises `onNew`. A
+// request's card is made once and never moved (only added or removed): an update must
+// not wipe, nor take the focus from, an answer being typed.
 export function requestsPanel(eventId, { get = apiGet, send = apiSend, t = translate, h = element,
-                                         every = POLL_MS } = {}) {
+                                         onNew = () => {} } = {}) {
   const list = h("div", { class: "requests" });
   const none = h("p", { class: "muted" }, t("No request waiting."));
   const status = h("p", { class: "requests-status", role: "alert", hidden: true });
   const root = h("section", { class: "card requests-panel" },
     h("h2", {}, t("Requests to the organisers")), none, list, status);
   const cards = new Map();     // request id -> its card
+  const answered = new Set();  // answered while a read was on its way: not added back
   let active = true;
+  let loaded = false;          // the first read: what already waited rings no banner
 
   async function load() {
-    if (!active || document.hidden) return;
+    if (!active) return;
     const answer = await get(`/api/events/${eventId}/requests/?status=open`).catch(() => null);
-    if (active && answer && answer.ok && !answer.fromCache) show(answer.data.requests);
+    if (active && answer && answer.ok && !answer.fromCache) {
+      show(answer.data.requests, { announce: loaded });
+      loaded = true;
+    }
   }
 
-  function show(open) {
+  // A request that came while the screen was cut off rings like one from the live channel.
+  function show(open, { announce = false } = {}) {
     const wanted = new Set(open.map((request) => request.id));
     for (const id of [...cards.keys()]) if (!wanted.has(id)) drop(id);
-    for (const request of open) {       // oldest first: a new one goes last
-      if (!cards.has(request.id)) { cards.set(request.id, card(request)); list.append(cards.get(request.id)); }
-    }
-    none.hidden = cards.size > 0;
+    for (const request of open) if (add(request) && announce) onNew(request);
+  }
+
+  function add(request) {       // oldest first: a new one goes last
+    if (cards.has(request.id) || answered.has(request.id)) return false;
+    cards.set(request.id, card(request));
+    list.append(cards.get(request.id));
+    none.hidden = true;
+    return true;
   }
 
   function drop(id) {
     if (cards.has(id)) cards.get(id).remove();
     cards.delete(id);
     none.hidden = cards.size > 0;
+  }
+
+  // One request from the live channel: a new one is added and announced, an answered
+  // one (by this narrator or another) leaves the list.
+  function receive(request) {
+    if (!active) return;
+    if (request.status !== "open") { answered.add(request.id); drop(request.id); return; }
+    if (add(request)) onNew(request);
   }
 
   function say(text) {
@@ -53,6 +74,7 @@ export function requestsPanel(eventId, { get = apiGet, send = apiSend, t = trans
     const answer = await send(t("Answer"), "POST", `/api/requests/${request.id}/answer/`, body);
     say(said(answer));
     if (answer.ok || (answer.data && answer.data.error === "request_answered")) {
+      answered.add(request.id);
       drop(request.id);
     }
   }
@@ -72,8 +94,13 @@ export function requestsPanel(eventId, { get = apiGet, send = apiSend, t = trans
 
   show([]);
   load();
-  const timer = setInterval(load, every);
-  return { element: root, refresh: load, stop() { active = false; clearInterval(timer); } };
+  return { element: root, refresh: load, receive, stop() { active = false; } };
+}
+
+// The words of a new request's banner on the narrators' screen: who asks, and what.
+export function requestBanner(request, t = translate) {
+  const text = request.text.length > SHOWN_CHARS ? `${request.text.slice(0, SHOWN_CHARS - 1)}…` : request.text;
+  return { kind: "request", text: t("Request from %(name)s: %(text)s", { name: request.character.name, text }) };
 }
 
 // The player's form: one question at a time; the answer comes back as an effect.
