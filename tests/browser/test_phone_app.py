@@ -55,11 +55,11 @@ def open_player(page, game: Game):
 
 LABELS = {
     "fr": {"healthy": "En pleine forme", "wounded": "Blessé", "hit": "Touché par une arme blessante",
-           "before": "avant : Dans le coma"},
+           "before": "Coma dans"},
     "es": {"healthy": "En plena forma", "wounded": "Herido", "hit": "Golpeado por un arma cortante",
-           "before": "antes de: En coma"},
+           "before": "En coma en"},
     "en": {"healthy": "Healthy", "wounded": "Wounded", "hit": "Hit by a wounding weapon",
-           "before": "before In a coma"},
+           "before": "In a coma in"},
 }
 
 

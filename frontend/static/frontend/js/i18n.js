@@ -46,6 +46,10 @@ export function t(text, values) {
   return values ? window.interpolate(translated, values, true) : translated;
 }
 
+// Between a label and its value: "Bras gauche : inutile", "Left arm: useless" (French
+// typography puts a no-break space before the colon).
+export const colon = () => (lang === "fr" ? "\u00a0: " : ": ");
+
 export function setLanguage(code) {
   document.cookie = `django_language=${code}; path=/; max-age=31536000; samesite=lax`;
   location.reload();

@@ -5,7 +5,7 @@
 import { get, send } from "./api.js";
 import { alertNow, keepAwake } from "./alerts.js";
 import { countdownElement, startTicking } from "./countdown.js";
-import { t } from "./i18n.js";
+import { colon, t } from "./i18n.js";
 import { said } from "./outcome.js";
 import { paramField, paramValues } from "./params.js";
 import { startScanner } from "./scanner.js";
@@ -151,7 +151,7 @@ export async function show(root, { id, params, context }) {
     if (!result) return null;
     const revealed = result.result && result.result.revealed && result.result.revealed.state;
     return h("section", { class: "card", role: "status" },
-      h("p", {}, `${result.label} — ${result.patient.name}: `,
+      h("p", {}, `${result.label} — ${result.patient.name}${colon()}`,
         h("strong", {}, result.status === "patient_died" ? t("the patient died") : t(result.status))),
       revealed ? h("p", { class: "state-label" }, t("Health level: %(state)s", { state: revealed.label })) : null);
   }
