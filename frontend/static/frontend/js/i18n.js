@@ -39,6 +39,9 @@ export let lang = shellLang;
 if (wanted() !== shellLang && await loadCatalogue(wanted())) {
   lang = wanted();
   document.documentElement.lang = lang;
+  // The app added to the home screen is named in this language too (frontend/shell.py).
+  const manifest = document.querySelector('link[rel="manifest"]');
+  if (manifest) manifest.href = `/manifest.webmanifest?lang=${lang}`;
 }
 
 export function t(text, values) {
