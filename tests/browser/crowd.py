@@ -25,13 +25,14 @@ class Crowd:
 
 
 def crowd_event(server_url: str, characters: int = 300, ruleset: str = "gn_fr",
-                wounded_every: int = 7) -> Crowd:
+                wounded_every: int = 7, language: str = "fr") -> Crowd:
     """`characters` players named "Joueur 001"...; every `wounded_every`-th is wounded by
     a narrator's effect at a staggered game time, so that "next to fall" has an order."""
     from effects.services.effects import effect_push
 
     narrator = get_user_model().objects.create_user(username="orga", is_staff=True)
-    event = event_create(name="Le Grand Bal", ruleset=ruleset, by=narrator, start_clock=True)
+    event = event_create(name="Le Grand Bal", ruleset=ruleset, by=narrator, start_clock=True,
+                         language=language)
     teams = [team_get_or_create(event=event, name=name) for name in TEAMS]
     made = [character_create(event=event, name=f"Joueur {i:03d}", team=teams[i % len(teams)],
                              sheet={"combat_base": 2})

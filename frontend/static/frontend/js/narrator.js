@@ -55,6 +55,8 @@ export async function show(root, { id, me, context }) {
   }
 
   const journalBox = h("section", { class: "card journal-panel" });
+  // A state in the journal by its label in the reader's language, never its key.
+  const stateName = (key) => (ruleset && ruleset.states[key] ? ruleset.states[key].label : key);
   function showJournal() {
     mount(journalBox, h("h2", {}, t("Journal")),
       h("button", { type: "button", onclick: loadJournal }, journal ? t("Refresh") : t("Show the journal")),
@@ -64,7 +66,7 @@ export async function show(root, { id, me, context }) {
       journal ? h("ol", { class: "journal" }, journal.map((line) => h("li", {},
         h("span", { class: "muted" }, new Date(line.at).toLocaleTimeString(lang)), " ", line.who, " · ", line.kind, " · ", line.what,
         line.character ? ` · ${line.character}` : "",
-        line.before && line.after && line.before.status !== line.after.status ? ` (${line.before.status} → ${line.after.status})` : ""))) : null);
+        line.before && line.after && line.before.status !== line.after.status ? ` (${stateName(line.before.status)} → ${stateName(line.after.status)})` : ""))) : null);
   }
 
   let active = true;   // a late answer must not draw over the next screen
