@@ -273,6 +273,7 @@ SHEET_WORDS = {
         "code above when they cannot scan."),
     "none": gettext_noop("No characters yet."),
 }
+SKILL_LEVEL_WORDS = {"novice": gettext_noop("novice"), "expert": gettext_noop("expert")}
 SHEET_PRINT_WORDS = {
     "explain": gettext_noop(
         "Printing issues each character a new one-time login QR code; their older links "

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from common.i18n import refusal_text, text
 from common.messages import (LOGIN_FAILED_WORDS, LOGIN_PAGE_WORDS, OBJECT_LABEL_WORDS, SHEET_PRINT_WORDS,
-                             SHEET_WORDS)
+                             SHEET_WORDS, SKILL_LEVEL_WORDS)
 from effects.selectors.items import revealed_text
 from effects.models import Item
 from players.apis import login_url
@@ -114,7 +114,7 @@ def printable_sheets(request, event_id):
     printing = request.method == "POST"
     for character in event.characters.select_related("team", "user").order_by("team__name", "name"):
         qr = _login_qr(event, character, request.user) if printing else None
-        skills = [f"{pick(ruleset.skill_label(k), lang)} ({v})" if v is not True
+        skills = [f"{pick(ruleset.skill_label(k), lang)} ({_level(v, lang)})" if v is not True
                   else pick(ruleset.skill_label(k), lang)
                   for k, v in (character.sheet.get("skills") or {}).items() if v]
         combat = character.sheet.get("combat_base")
@@ -126,6 +126,11 @@ def printable_sheets(request, event_id):
     words |= {key: text(msgid, reader) for key, msgid in SHEET_PRINT_WORDS.items()}
     return render(request, "frontend/sheets.html", {"event": event, "sheets": sheets, "lang": lang,
                                                     "words": words, "printing": printing})
+
+
+def _level(level, lang: str) -> str:
+    """A skill's level as the sheet's reader says it ("novato"), or as the rules wrote it."""
+    return text(SKILL_LEVEL_WORDS[level], lang) if level in SKILL_LEVEL_WORDS else str(level)
 
 
 def _login_qr(event, character, by) -> str:
