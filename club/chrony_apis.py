@@ -6,7 +6,7 @@ import qrcode
 import qrcode.image.svg
 from django.http import Http404
 from django.shortcuts import redirect, render
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET
 from drf_spectacular.types import OpenApiTypes
@@ -142,9 +142,11 @@ def replica_label(request, replica_id):
                       {"replica": replica, "words": words, "lang": lang,
                        "refusal": refusal_text(refused, lang)}, status=refusal_status(refused))
     qr = qrcode.make(replica.code, image_factory=qrcode.image.svg.SvgPathImage)
-    return render(request, "combat/replica_label.html", {
-        "replica": replica, "check": check, "words": words, "lang": lang,
-        "type": pick(TYPE_LABELS[replica.type], lang),
-        "qr": qr.to_string(encoding="unicode"), "checked_at": local_text(check.checked_at),
-        "energy": pick(selectors.number_labels(check.energy_j), lang),
-        "limit": pick(selectors.number_labels(float(check.limits["max_power_joule"])), lang)})
+    # The label's numbers (calibre, BB weight) are written as its words: in the event's language.
+    with translation.override(lang):
+        return render(request, "combat/replica_label.html", {
+            "replica": replica, "check": check, "words": words, "lang": lang,
+            "type": pick(TYPE_LABELS[replica.type], lang),
+            "qr": qr.to_string(encoding="unicode"), "checked_at": local_text(check.checked_at),
+            "energy": pick(selectors.number_labels(check.energy_j), lang),
+            "limit": pick(selectors.number_labels(float(check.limits["max_power_joule"])), lang)})

@@ -8,6 +8,9 @@ from pathlib import Path
 
 from django.conf import settings
 
+from common.i18n import text
+from common.messages import APP_WORDS
+
 STATIC = Path(__file__).parent / "static"
 LANGS = ("fr", "es", "en")
 
@@ -29,15 +32,31 @@ def version() -> str:
 
 def shell_urls() -> list[str]:
     files = [f"{settings.STATIC_URL}{p.relative_to(STATIC)}" for p in _static_files()]
-    return ["/", "/manifest.webmanifest", *[f"/jsi18n/{lang}/" for lang in LANGS], *files]
+    return ["/", "/manifest.webmanifest", *[manifest_url(lang) for lang in LANGS],
+            *[f"/jsi18n/{lang}/" for lang in LANGS], *files]
 
 
-def manifest() -> dict:
+def words(lang: str) -> dict:
+    """The app's name and description in `lang` (the manifest, the shell's title)."""
+    return {key: text(msgid, lang) for key, msgid in APP_WORDS.items()}
+
+
+def manifest_url(lang: str) -> str:
+    return f"/manifest.webmanifest?lang={lang}"
+
+
+def manifest(lang: str) -> dict:
+    """One manifest per language, the same app (its `id`): the shell links the one of the
+    language it speaks, and js/i18n.js swaps the link when the phone changes language."""
     icons = settings.STATIC_URL + "frontend/icons/"
+    said = words(lang)
     return {
-        "name": "Compagnon de jeu",
-        "short_name": "Compagnon",
-        "description": "Your character's state, countdowns, points and effects during a live game.",
+        "id": "/",
+        "lang": lang,
+        "dir": "ltr",
+        "name": said["name"],
+        "short_name": said["short_name"],
+        "description": said["description"],
         "start_url": "/",
         "scope": "/",
         "display": "standalone",

@@ -10,7 +10,8 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods
 
 from common.i18n import refusal_text, text
-from common.messages import LOGIN_FAILED_WORDS, LOGIN_PAGE_WORDS, OBJECT_LABEL_WORDS
+from common.messages import (LOGIN_FAILED_WORDS, LOGIN_PAGE_WORDS, OBJECT_LABEL_WORDS, SHEET_PRINT_WORDS,
+                             SHEET_WORDS, SKILL_LEVEL_WORDS)
 from effects.selectors.items import revealed_text
 from effects.models import Item
 from players.apis import login_url
@@ -61,13 +62,20 @@ def healthz(request):
 @ensure_csrf_cookie
 def home(request):
     """The phone app's shell. Everything else comes from the API and the live channel."""
-    return render(request, "frontend/app.html", {"lang": request_language(request),
-                                                 "version": shell.version()})
+    lang = request_language(request)
+    return render(request, "frontend/app.html", {"lang": lang, "version": shell.version(),
+                                                 "words": shell.words(lang),
+                                                 "manifest": shell.manifest_url(lang)})
 
 
 @require_GET
 def manifest(request):
-    return JsonResponse(shell.manifest(), content_type="application/manifest+json")
+    """`?lang=fr|es|en` (as the shell links it); without it, the request's language."""
+    lang = request.GET.get("lang")
+    if lang not in shell.LANGS:
+        lang = request_language(request)
+    return JsonResponse(shell.manifest(lang), content_type="application/manifest+json",
+                        json_dumps_params={"ensure_ascii": False})
 
 
 @require_GET
@@ -100,20 +108,29 @@ def printable_sheets(request, event_id):
     event = _narrated_event(request, event_id)
     if event is None:
         return redirect(f"/admin/login/?next={request.path}")
-    lang = request_language(request)
+    lang = event.language    # the players' language: the sheets are theirs
     ruleset = event.rules().ruleset
     sheets = []
     printing = request.method == "POST"
     for character in event.characters.select_related("team", "user").order_by("team__name", "name"):
         qr = _login_qr(event, character, request.user) if printing else None
-        skills = [f"{pick(ruleset.skill_label(k), lang)} ({v})" if v is not True
+        skills = [f"{pick(ruleset.skill_label(k), lang)} ({_level(v, lang)})" if v is not True
                   else pick(ruleset.skill_label(k), lang)
                   for k, v in (character.sheet.get("skills") or {}).items() if v]
-        sheets.append({"character": character, "qr": qr,
-                       "skills": skills, "kits": character.kits,
-                       "combat_base": character.sheet.get("combat_base")})
-    return render(request, "frontend/sheets.html",
-                  {"event": event, "sheets": sheets, "printing": printing})
+        combat = character.sheet.get("combat_base")
+        sheets.append({"character": character, "qr": qr, "skills": skills, "kits": character.kits,
+                       "combat": text(SHEET_WORDS["combat"], lang, score=combat)
+                       if combat is not None else None})
+    words = {key: text(msgid, lang) for key, msgid in SHEET_WORDS.items() if key != "combat"}
+    reader = request_language(request)
+    words |= {key: text(msgid, reader) for key, msgid in SHEET_PRINT_WORDS.items()}
+    return render(request, "frontend/sheets.html", {"event": event, "sheets": sheets, "lang": lang,
+                                                    "words": words, "printing": printing})
+
+
+def _level(level, lang: str) -> str:
+    """A skill's level as the sheet's reader says it ("novato"), or as the rules wrote it."""
+    return text(SKILL_LEVEL_WORDS[level], lang) if level in SKILL_LEVEL_WORDS else str(level)
 
 
 def _login_qr(event, character, by) -> str:

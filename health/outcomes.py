@@ -85,7 +85,10 @@ def outcome_table(character: Character, now: datetime) -> dict:
         "outcomes": outcomes,
         "states": {key: {"label": ruleset.states[key]["labels"],
                          "severity": ruleset.states[key]["severity"],
-                         "hint": ruleset.states[key].get("hint")} for key in sorted(shown)},
+                         "hint": ruleset.states[key].get("hint"),
+                         "countdown_label": ruleset.states[key].get(
+                             "countdown_label", ruleset.states[key]["labels"])}
+                   for key in sorted(shown)},
         "timers": {key: ruleset.timers[key]["labels"] for key in ruleset.timers},
         "capabilities": {key: spec["labels"] for key, spec in ruleset.capabilities.items()},
     }

@@ -27,9 +27,16 @@ def timer_view(event, ruleset, status, key, due, game_s) -> dict:
         "game_s": due,
         "remaining_s": round(max(0.0, due - game_s), 3),
         "at": wall.isoformat() if wall else None,
-        "leads_to": ({"key": leads_to, "label": ruleset.states[leads_to]["labels"]}
-                     if leads_to else None),
+        "leads_to": leads_to_view(ruleset, leads_to) if leads_to else None,
     }
+
+
+def leads_to_view(ruleset, key: str) -> dict:
+    """The state a deadline leads to, with the name a countdown gives it ("Coma" in
+    "Coma dans 14:59", where the state itself reads "Dans le coma")."""
+    state = ruleset.states[key]
+    return {"key": key, "label": state["labels"],
+            "countdown_label": state.get("countdown_label", state["labels"])}
 
 
 def points_view(rules, state, sheet, timers: list[dict]) -> list[dict]:

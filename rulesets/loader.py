@@ -147,6 +147,8 @@ def load_ruleset(path: Path | str) -> Ruleset:
         c.labels(f"{where}.labels", c.need(where, state, "labels"))
         if "hint" in state:  # the one thing to do next, shown large on the phone
             c.labels(f"{where}.hint", state["hint"])
+        if "countdown_label" in state:  # its name in "Coma dans 14:59" (default: its labels)
+            c.labels(f"{where}.countdown_label", state["countdown_label"])
         c.need(where, state, "severity", int)
         for listed in ("can", "cannot"):
             for cap in state.get(listed, []):

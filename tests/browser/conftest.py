@@ -82,16 +82,20 @@ def phone(browser, server_url):
 
     The language is the browser's and, unless `chosen=False`, also the user's explicit
     choice (the language menu's cookie), which wins over the game's language; with
-    `chosen=False` the phone speaks the language of the game it opens."""
+    `chosen=False` the phone speaks the language of the game it opens. `browser_locale`
+    ("en-US") makes the browser's own locale (Intl's default, Accept-Language) another
+    than the chosen language."""
     contexts = []
 
     def open_phone(lang: str = "fr", init_script: str | None = None, chosen: bool = True,
-                   tablet: bool = False):
+                   tablet: bool = False, browser_locale: str | None = None):
+        locale = browser_locale or {"fr": "fr-FR", "es": "es-ES", "en": "en-GB"}[lang]
         # Playwright's extra headers override the app's own Accept-Language on every fetch:
         # a phone that follows its game's language has only the browser's locale.
+        accept = browser_locale or lang
         context = browser.new_context(viewport=TABLET if tablet else PHONE, device_scale_factor=2, is_mobile=True,
-                                      has_touch=True, locale={"fr": "fr-FR", "es": "es-ES", "en": "en-GB"}[lang],
-                                      extra_http_headers={"Accept-Language": lang} if chosen else None)
+                                      has_touch=True, locale=locale,
+                                      extra_http_headers={"Accept-Language": accept} if chosen else None)
         if chosen:
             context.add_cookies([{"name": "django_language", "value": lang, "url": server_url}])
         if init_script:

@@ -32,7 +32,7 @@ class Crowd:
 
 def crowd_event(server_url: str, characters: int = 300, ruleset: str = "gn_fr",
                 wounded_every: int = 7, medics: int = 0, options: dict | None = None,
-                playing_for: timedelta | None = None) -> Crowd:
+                playing_for: timedelta | None = None, language: str = "fr") -> Crowd:
     """`characters` players named "Joueur 001"...; every `wounded_every`-th is wounded by
     a narrator's effect at a staggered game time, so that "next to fall" has an order.
     The first `medics` of the others (Joueur 002...) know first aid and carry two kits
@@ -42,16 +42,17 @@ def crowd_event(server_url: str, characters: int = 300, ruleset: str = "gn_fr",
     the snapshots of the wounded are published together once the crowd is there (from a
     thread of its own, where publishing may run)."""
     return off_the_browser_thread(_crowd_event, server_url, characters, ruleset, wounded_every,
-                                  medics, options or {}, playing_for)
+                                  medics, options or {}, playing_for, language)
 
 
 @transaction.atomic
-def _crowd_event(server_url, characters, ruleset, wounded_every, medics, options, playing_for):
+def _crowd_event(server_url, characters, ruleset, wounded_every, medics, options, playing_for,
+                 language):
     from effects.services.effects import effect_push
 
     narrator = get_user_model().objects.create_user(username="orga", is_staff=True)
     event = event_create(name="Le Grand Bal", ruleset=ruleset, by=narrator, start_clock=True,
-                         options=options)
+                         options=options, language=language)
     if playing_for:   # set-up of the test's time, as the clock would have run
         Event.objects.filter(pk=event.pk).update(clock_running_since=timezone.now() - playing_for)
         event.refresh_from_db()

@@ -147,7 +147,7 @@ def test_the_patient_reads_who_treats_them_and_the_medic_reads_what_it_did(serve
     outcome = medic.locator(".treatment-outcome")
     expect(outcome).to_contain_text("Chirurgie sur Joueur 001 : terminé.", timeout=15000)
     expect(outcome.locator(".state-label")).to_have_text(
-        re.compile(r"^Joueur 001 : Fatigué — (30:00|29:5\d) avant : En pleine forme$"))
+        re.compile(r"^Joueur 001 : Fatigué — En pleine forme dans (30:00|29:5\d)$"))
     screenshot(medic, f"medic-result-{'tablet' if tablet else 'phone'}")
     expect(patient.locator("#state-label")).to_have_text("Cansado")
     expect(treated).to_have_count(0)

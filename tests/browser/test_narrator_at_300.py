@@ -98,7 +98,7 @@ def test_the_narrator_finds_anyone_of_300_and_sees_who_falls_next(server_url, ph
                      key=lambda health: health.timers["deadline"])
     soonest = [Character.objects.get(pk=health.pk).name for health in falling[:5]]
     expect(page.locator(".fall .fall-name")).to_have_text(soonest)
-    expect(page.locator(".fall").first).to_contain_text("→ Dans le coma")
+    expect(page.locator(".fall").first).to_contain_text("Coma dans")
     page.locator(".fall").first.click()    # brings that character's row into view
     expect(row(page, soonest[0])).to_be_in_viewport()
     expect(page.locator(".char-row.flash")).to_contain_text(soonest[0])

@@ -55,11 +55,11 @@ def open_player(page, game: Game):
 
 LABELS = {
     "fr": {"healthy": "En pleine forme", "wounded": "Blessé", "hit": "Touché par une arme blessante",
-           "before": "avant : Dans le coma"},
+           "before": "Coma dans"},
     "es": {"healthy": "En plena forma", "wounded": "Herido", "hit": "Golpeado por un arma cortante",
-           "before": "antes de: En coma"},
+           "before": "En coma en"},
     "en": {"healthy": "Healthy", "wounded": "Wounded", "hit": "Hit by a wounding weapon",
-           "before": "before In a coma"},
+           "before": "In a coma in"},
 }
 
 
@@ -117,7 +117,7 @@ def test_the_narrator_pushes_an_effect_and_pauses_the_game(server_url, phone):
     expect(narrator.locator(".char-row")).to_have_count(2)
     narrator.locator(".char-row", has_text="Alice").get_by_role("checkbox").check()
     narrator.get_by_role("button", name="Push an effect").click()   # the sheet, from anywhere
-    narrator.get_by_placeholder("Effet : …").fill("Effet : tu as froid")
+    narrator.get_by_placeholder("Effect: …").fill("Effet : tu as froid")   # English, not French
     narrator.get_by_placeholder("Minutes (empty: until removed)").fill("10")
     narrator.get_by_role("button", name="Push", exact=True).click()
     expect(player.locator(".effects")).to_contain_text("Effet : tu as froid")

@@ -57,10 +57,14 @@ def test_the_demo_events_print_a_link_for_everyone(capsys):
     assert (game.number, game.scenario, game.options) == (1, "Capture du drapeau",
                                                           {"medic_mode": True})
     assert terrier.announcement["next_game"]["medic_mode"] is True
-    # per event: a narrator and four characters; at the Terrier an orga and six players
+    assert Membership.objects.filter(event=terrier, user__username="arbitre",
+                                     role=Membership.REFEREE).exists()
+    assert "Nadia (referee)" in out
+    # per event: a narrator and four characters; at the Terrier an orga, a referee and
+    # six players
     links = links_by_event(out)
     assert (links["Démo — Le Manoir"], links["Demo — Septenario: La Fortaleza"],
-            links["Démo — Airsoft au Terrier"]) == (5, 5, 7)
+            links["Démo — Airsoft au Terrier"]) == (5, 5, 8)
     call_command("load_demo")              # run again: same events, fresh links
     assert {r: Event.objects.filter(ruleset=r).count()
             for r in ("gn_fr", "septenario_es", "airsoft_rats")} == {

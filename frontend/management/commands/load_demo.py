@@ -1,7 +1,7 @@
 """Demo events to try the games: a French GN evening (gn_fr), a Spanish Septenario de
 Normas day (septenario_es), each with players, medics and a narrator, and an airsoft day at
-the Terrier (airsoft_rats) whose players are club members checked in at the desk, with its
-first game announced. Login links for everyone."""
+the Terrier (airsoft_rats) whose players are club members checked in at the desk, with a
+referee and its first game announced. Login links for everyone."""
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -30,6 +30,9 @@ class Demo:
     # (club/services/register.py), and the first game announced (schedule/services/games.py).
     members: list = field(default_factory=list)
     first_game: dict | None = None
+    # Referees (Membership role "referee": sanctions and the chrony, js/referee.js): (user
+    # name, first name).
+    referees: list = field(default_factory=list)
     # The zombie race: courses, entries and zombies (race/demo.py).
     race: dict | None = None
 
@@ -65,7 +68,7 @@ DEMOS = [
         ("Hugo Petit", "Bleus", "RAT-DEMO-04"),
         ("Inès Garnier", "Bleus", "RAT-DEMO-05"),
         ("Sofia Lambert", "Bleus", "RAT-DEMO-06"),
-    ], first_game={
+    ], referees=[("arbitre", "Nadia")], first_game={
         "scenario": "Capture du drapeau",
         "description": "Chaque équipe garde son drapeau à son spawn et doit ramener celui "
                        "de l'autre. Mode médecin : un coéquipier vous soigne sur place.",
@@ -108,6 +111,11 @@ class Command(BaseCommand):
                               start_at=timezone.now() + timedelta(minutes=30), **demo.first_game)
         membership_grant(event=event, user=narrator, role=Membership.NARRATOR)
         links = [(f"{demo.narrator} (organiser)", login_token_issue(event=event, user=narrator))]
+        for username, first_name in demo.referees:
+            referee, _ = get_user_model().objects.get_or_create(
+                username=username, defaults={"first_name": first_name})
+            membership_grant(event=event, user=referee, role=Membership.REFEREE)
+            links.append((f"{first_name} (referee)", login_token_issue(event=event, user=referee)))
         for character in event.characters.order_by("pk"):
             links.append((character.name, login_token_issue(event=event, user=character.user)))
         return event, links + race_demo_links(event)

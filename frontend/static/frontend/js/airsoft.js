@@ -9,7 +9,7 @@
 import { clock } from "./clock.js";
 import { countdownElement } from "./countdown.js";
 import { pendingMark } from "./declared_offline.js";
-import { lang, t } from "./i18n.js";
+import { colon, lang, t } from "./i18n.js";
 import { formatDuration, h } from "./util.js";
 
 // The ruleset's key: its panels register for it (js/airsoft_player.js, js/referee.js).
@@ -46,7 +46,7 @@ export function scenarioWords(game) {
     if (SHOWN.includes(key)) continue;
     const value = game[key];
     words.push(OPTION_WORDS[key] ? OPTION_WORDS[key](value)
-      : `${key}: ${Array.isArray(value) ? value.join(", ") : value}`);
+      : `${key}${colon()}${Array.isArray(value) ? value.join(", ") : value}`);
   }
   return words.filter(Boolean);
 }

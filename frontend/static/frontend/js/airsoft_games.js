@@ -5,7 +5,7 @@
 // narrators' screen. Referees read it (polled: they have no live channel of the event).
 import { get as apiGet, send as apiSend } from "./api.js";
 import { gameLines } from "./airsoft.js";
-import { t } from "./i18n.js";
+import { colon, t } from "./i18n.js";
 import { said } from "./outcome.js";
 import { confirmButton, h, mount } from "./util.js";
 
@@ -84,7 +84,7 @@ export function gamesPanel(eventId, { organiser, get = apiGet, send = apiSend, o
     } else if (option.default === null || typeof option.default === "number") {
       input = h("input", { type: "number", name: key, min: 0, step: "any", value: option.value ?? "", "aria-label": label });
     } else {
-      return h("p", { class: "muted" }, `${key}: ${Array.isArray(option.value) ? option.value.join(", ") : option.value}`);
+      return h("p", { class: "muted" }, `${key}${colon()}${Array.isArray(option.value) ? option.value.join(", ") : option.value}`);
     }
     inputs.set(key, [input, option.value]);
     return h("label", {}, label, input);

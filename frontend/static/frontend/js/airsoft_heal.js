@@ -4,7 +4,7 @@
 import { send } from "./api.js";
 import { bigCount, healDuration, runningHeal } from "./airsoft.js";
 import { countdownElement } from "./countdown.js";
-import { t } from "./i18n.js";
+import { colon, t } from "./i18n.js";
 import { codeFromLink } from "./items.js";
 import { said } from "./outcome.js";
 import { startScanner } from "./scanner.js";
@@ -117,7 +117,7 @@ export function healPanel(characterId, { onAnswer, patient = null }) {
     const signature = done ? `${done.id}:${done.status}` : null;
     if (signature !== shownFor) {
       shownFor = signature;
-      last.textContent = done ? `${done.type.label} — ${done.other}: ${done.reason || STATUS()[done.status] || done.status}` : "";
+      last.textContent = done ? `${done.type.label} — ${done.other}${colon()}${done.reason || STATUS()[done.status] || done.status}` : "";
     }
   }
 

@@ -3,7 +3,7 @@
 // countdown, and what the character carries (Carga). Drawn from `snapshot.body` and
 // `snapshot.load`, both null in rulesets without them, where nothing here is shown.
 import { countdownElement } from "./countdown.js";
-import { t } from "./i18n.js";
+import { colon, t } from "./i18n.js";
 import { h } from "./util.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -65,7 +65,7 @@ function tappable(key, name, cls, onTap, ...children) {
 function figure(body, onTap, selected, places) {
   const parts = body.locations.filter((loc) => SHAPES[loc.key]).map((loc) => {
     const [tag, attrs, [x, y]] = SHAPES[loc.key];
-    return tappable(loc.key, `${loc.label}: ${STATUS()[loc.status] || loc.status}`,
+    return tappable(loc.key, `${loc.label}${colon()}${STATUS()[loc.status] || loc.status}`,
       `limb status-${loc.status}${loc.key === selected ? " selected" : ""}`, onTap,
       svg(tag, { ...attrs, class: "shape" }),
       MARK[loc.status] ? svg("text", { x, y, class: "mark", "text-anchor": "middle", "dominant-baseline": "middle" }, MARK[loc.status]) : null);
@@ -85,7 +85,7 @@ function figure(body, onTap, selected, places) {
 
 function armourLine(armour, inConflict) {
   const kind = armour.kind === "heavy" ? t("Heavy armour") : t("Light armour");
-  return h("p", { class: "armour" }, kind, ": ",
+  return h("p", { class: "armour" }, kind, colon(),
     h("strong", { id: "armour-left" }, `${armour.left_now} / ${armour.base}`),
     inConflict ? ` ${t("in this Conflict")}` : "",
     armour.next_conflict < armour.base || (inConflict && armour.next_conflict !== armour.left_now)
@@ -98,7 +98,7 @@ export function bodyCard(snap, onTap, selected = null, places = []) {
   const { body } = snap;
   if (!body) return null;
   const list = h("ul", { class: "body-list" }, body.locations.map((loc) => h("li", { class: `status-${loc.status}` },
-    h("span", { class: "swatch", "aria-hidden": "true" }), loc.label, ": ",
+    h("span", { class: "swatch", "aria-hidden": "true" }), loc.label, colon(),
     h("strong", { class: "limb-status" }, STATUS()[loc.status] || loc.status),
     loc.status === "stunned" && loc.until_game_s !== null
       ? [" ", countdownElement("span", gameTimer(snap, loc.until_game_s, loc.remaining_s), snap, { class: "stun-countdown" })]

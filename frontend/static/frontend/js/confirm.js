@@ -1,7 +1,7 @@
 // Safe taps (issue: "Safe taps"): a death, a push to everyone and a state correction ask
 // first, in a dialog that names who and what will happen, so a slipped thumb on a phone
 // in the rain does not kill a character or message 300 players.
-import { t } from "./i18n.js";
+import { colon, t } from "./i18n.js";
 import { h } from "./util.js";
 
 // Resolves true when the narrator confirms, false when they cancel (or press Escape).
@@ -39,7 +39,7 @@ export function confirmPush({ who, entry, stateLabel }) {
       : who.names.join(", ");
   const what = entry ? entry.label : t("this effect");
   const consequence = [
-    entry && entry.explains ? `${entry.label}: ${entry.explains}` : null,
+    entry && entry.explains ? `${entry.label}${colon()}${entry.explains}` : null,
     stateLabel ? t("Their state becomes %(state)s.", { state: stateLabel }) : null,
   ].filter(Boolean).join(" ");
   return askConfirmation({

@@ -1,7 +1,8 @@
 // Countdowns recomputed from absolute instants at every refresh, never decremented: a
 // locked screen, a sleeping tab or a lost signal cannot make them drift.
 import { clock } from "./clock.js";
-import { formatDuration } from "./util.js";
+import { t } from "./i18n.js";
+import { formatDuration, h } from "./util.js";
 
 // Seconds left for a timer of a snapshot: frozen while the game is paused.
 export function secondsLeft(timer, snapshot) {
@@ -16,6 +17,22 @@ export function countdownElement(tag, timer, snapshot, attrs = {}) {
   el.classList.add("countdown");
   el.textContent = formatDuration(secondsLeft(timer, snapshot));
   return el;
+}
+
+// The words around a countdown to the state it leads to, in the app's language:
+// "Coma dans" + 14:59, "In a coma in" + 14:59, "En coma en" + 14:59. The state is named
+// by its `countdown_label` (French says "Dans le coma" but "Coma dans 14:59").
+export function phraseParts(leadsTo) {
+  const state = leadsTo.countdown_label || leadsTo.label;
+  const [before, after = ""] = t("%(state)s in %(time)s", { state, time: "\u0000" }).split("\u0000");
+  return { before: before.trim(), after: after.trim() };
+}
+
+// "Coma dans 14:59" as one element, its countdown live (refreshCountdowns).
+export function countdownPhrase(tag, timer, snapshot, { className = "phrase", attrs = {} } = {}) {
+  const { before, after } = phraseParts(timer.leads_to);
+  return h(tag, { class: className }, before ? `${before} ` : null,
+    countdownElement("strong", timer, snapshot, attrs), after ? ` ${after}` : null);
 }
 
 // Refresh every countdown under root; returns the element's seconds left by element.

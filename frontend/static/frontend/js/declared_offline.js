@@ -98,7 +98,8 @@ export function declaredOffline(id, { render, answered }) {
 function withOutcome(snap, note) {
   const { outcome, states, timers: timerLabels, capabilities } = note;
   const running = snap.clock.running;
-  const leadsTo = (key) => (key ? { key, label: states[key] ? states[key].label : key } : null);
+  const leadsTo = (key) => (key ? { key, label: states[key] ? states[key].label : key,
+                                    countdown_label: states[key] ? states[key].countdown_label : null } : null);
   const timers = outcome.timers.map((timer) => {
     const held = (snap.timers || []).find((tm) => tm.key === timer.key);
     if (timer.kept && held) return { ...held, leads_to: leadsTo(timer.leads_to) };

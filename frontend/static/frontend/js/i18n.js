@@ -39,12 +39,19 @@ export let lang = shellLang;
 if (wanted() !== shellLang && await loadCatalogue(wanted())) {
   lang = wanted();
   document.documentElement.lang = lang;
+  // The app added to the home screen is named in this language too (frontend/shell.py).
+  const manifest = document.querySelector('link[rel="manifest"]');
+  if (manifest) manifest.href = `/manifest.webmanifest?lang=${lang}`;
 }
 
 export function t(text, values) {
   const translated = window.gettext ? window.gettext(text) : text;
   return values ? window.interpolate(translated, values, true) : translated;
 }
+
+// Between a label and its value: "Bras gauche : inutile", "Left arm: useless" (French
+// typography puts a no-break space before the colon).
+export const colon = () => (lang === "fr" ? "\u00a0: " : ": ");
 
 export function setLanguage(code) {
   document.cookie = `django_language=${code}; path=/; max-age=31536000; samesite=lax`;

@@ -4,8 +4,8 @@
 // the rules reveal it (an analysis, or a treatment whose result they decide: a surgery).
 import { get, send } from "./api.js";
 import { alertNow, keepAwake } from "./alerts.js";
-import { countdownElement, startTicking } from "./countdown.js";
-import { t } from "./i18n.js";
+import { countdownElement, countdownPhrase, startTicking } from "./countdown.js";
+import { colon, t } from "./i18n.js";
 import { said } from "./outcome.js";
 import { paramField, paramValues } from "./params.js";
 import { startScanner } from "./scanner.js";
@@ -161,19 +161,19 @@ export async function show(root, { id, params, context }) {
                     aborted: t("%(action)s on %(name)s aborted: nothing applied, no kit used.", values),
                     patient_died: t("%(action)s stopped: %(name)s died. Nothing applied.", values) }[result.status];
     return h("section", { class: "card treatment-outcome", role: "status" },
-      h("p", {}, h("strong", {}, words || `${result.label} — ${result.patient.name}: ${result.status}`)),
+      h("p", {}, h("strong", {}, words || `${result.label} — ${result.patient.name}${colon()}${result.status}`)),
       found.state ? knownState(found) : null,
       result.status === "completed" && !found.state && !revealed
         ? h("p", { class: "muted" }, t("Their phone shows their new state and countdown.")) : null,
       revealed ? h("p", { class: "state-label" }, t("Health level: %(state)s", { state: revealed.label })) : null);
   }
 
-  // "Alice: Tired — 59:59 before Healthy".
+  // "Alice: Tired — Healthy in 29:59", phrased as every countdown of the app.
   function knownState(found) {
     const frozen = { clock: { running: found.timers.every((timer) => timer.at) } };
     return h("p", { class: "state-label" }, t("%(name)s:", { name: result.patient.name }), " ", h("strong", {}, found.state.label),
-      found.timers.map((timer) => h("span", {}, " — ", countdownElement("span", timer, frozen), " ",
-        timer.leads_to ? t("before %(state)s", { state: timer.leads_to.label }) : timer.label)));
+      found.timers.map((timer) => h("span", {}, " — ", timer.leads_to ? countdownPhrase("span", timer, frozen)
+        : [countdownElement("span", timer, frozen), ` ${timer.label}`])));
   }
 
   let active = true;   // a late answer must not draw over the next screen

@@ -9,7 +9,7 @@ import { get, send } from "./api.js";
 import { alertNow } from "./alerts.js";
 import { bannerStack } from "./banners.js";
 import { startTicking } from "./countdown.js";
-import { followEventLanguage, t } from "./i18n.js";
+import { followEventLanguage, lang, t } from "./i18n.js";
 import { Live, withEffect } from "./live.js";
 import { liveList } from "./narrator_list.js";
 import { daysPanel, optionsPanel } from "./narrator_panels.js";
@@ -56,6 +56,8 @@ export async function show(root, { id, me, context }) {
   }
 
   const journalBox = h("section", { class: "card journal-panel" });
+  // A state in the journal by its label in the reader's language, never its key.
+  const stateName = (key) => (ruleset && ruleset.states[key] ? ruleset.states[key].label : key);
   function showJournal() {
     mount(journalBox, h("h2", {}, t("Journal")),
       h("button", { type: "button", onclick: loadJournal }, journal ? t("Refresh") : t("Show the journal")),
@@ -63,9 +65,9 @@ export async function show(root, { id, me, context }) {
       h("a", { class: "button", href: `/events/${id}/sheets/`, target: "_blank" }, t("Print the character sheets")),
       h("a", { class: "button", href: `/events/${id}/labels/`, target: "_blank" }, t("Print the object labels")),
       journal ? h("ol", { class: "journal" }, journal.map((line) => h("li", {},
-        h("span", { class: "muted" }, new Date(line.at).toLocaleTimeString()), " ", line.who, " · ", line.kind, " · ", line.what,
+        h("span", { class: "muted" }, new Date(line.at).toLocaleTimeString(lang)), " ", line.who, " · ", line.kind, " · ", line.what,
         line.character ? ` · ${line.character}` : "",
-        line.before && line.after && line.before.status !== line.after.status ? ` (${line.before.status} → ${line.after.status})` : ""))) : null);
+        line.before && line.after && line.before.status !== line.after.status ? ` (${stateName(line.before.status)} → ${stateName(line.after.status)})` : ""))) : null);
   }
 
   let active = true;   // a late answer must not draw over the next screen
@@ -97,7 +99,7 @@ export async function show(root, { id, me, context }) {
     const who = emergency.character ? emergency.character.name : emergency.who;
     return h("section", { class: "card emergency-alert", role: "alert" },
       h("h2", {}, t("Emergency")),
-      h("p", {}, h("strong", {}, who), " — ", new Date(emergency.at).toLocaleTimeString()),
+      h("p", {}, h("strong", {}, who), " — ", new Date(emergency.at).toLocaleTimeString(lang)),
       emergency.reason ? h("p", { class: "effect-text" }, emergency.reason) : null,
       h("p", { class: "muted" }, emergency.paused ? t("The game was paused for everyone.") : t("The game was not paused by it.")),
       h("button", { type: "button", onclick: () => { emergencies.splice(emergencies.indexOf(emergency), 1); renderTop(); } },

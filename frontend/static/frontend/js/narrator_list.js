@@ -4,8 +4,8 @@
 // screen (and a margin) are in the page: every row has the same height, so the position of
 // the n-th is known without drawing the others, and 3,000 characters scroll like 30.
 import { limbStatus } from "./body.js";
-import { countdownElement } from "./countdown.js";
-import { t } from "./i18n.js";
+import { countdownElement, phraseParts } from "./countdown.js";
+import { colon, lang, t } from "./i18n.js";
 import { nextToFall } from "./next_to_fall.js";
 import { h, mount } from "./util.js";
 
@@ -89,7 +89,7 @@ export function liveList({ characters, ruleset, selected, onSelection }) {
   function order(rows) {
     const deadline = (s) => (s.next ? s.next.game_s : Infinity);
     return rows.sort((a, b) => (sortBy === "deadline" ? deadline(a) - deadline(b) : 0)
-      || a.character.name.localeCompare(b.character.name));
+      || a.character.name.localeCompare(b.character.name, lang));
   }
 
   let chipsKey = "";
@@ -124,9 +124,17 @@ export function liveList({ characters, ruleset, selected, onSelection }) {
   function details(snap) {
     const limbs = snap.body ? snap.body.locations.filter((loc) => loc.status !== "ok" && loc.status !== "wounded") : [];
     return [...(snap.flags || []).map((flag) => flag.label),
-      ...limbs.map((loc) => `${loc.label}: ${limbStatus(loc.status)}`),
+      ...limbs.map((loc) => `${loc.label}${colon()}${limbStatus(loc.status)}`),
       snap.load && snap.load.status !== "normal" ? snap.load.label : null,
       ...snap.effects.map((effect) => effect.text)].filter(Boolean).join(" · ");
+  }
+
+  // "Coma dans" over "14:59": the countdown phrased in the app's language, on two lines.
+  function whenParts(snap) {
+    const { before, after } = phraseParts(snap.next.leads_to);
+    return [before ? h("span", { class: "line sub muted" }, before) : null,
+      countdownElement("strong", snap.next, snap, { class: "line" }),
+      after ? h("span", { class: "line sub muted" }, after) : null];
   }
 
   function rowElement(snap) {
@@ -142,8 +150,7 @@ export function liveList({ characters, ruleset, selected, onSelection }) {
       h("span", { class: "what" }, h("span", { class: `line row-state severity-${severity}` }, snap.state.label),
         more ? h("span", { class: "line sub muted hurt" }, more) : null),
       h("span", { class: "when" }, snap.next
-        ? [countdownElement("strong", snap.next, snap, { class: "line" }),
-           h("span", { class: "line sub muted" }, "→ ", snap.next.leads_to.label)]
+        ? whenParts(snap)
         : h("span", { class: "muted" }, "—")));
   }
 

@@ -3,7 +3,7 @@
 // and the game's dawns and day ends.
 import { get, send } from "./api.js";
 import { limbStatus } from "./body.js";
-import { t } from "./i18n.js";
+import { colon, lang, t } from "./i18n.js";
 import { said } from "./outcome.js";
 import { confirmButton, h, mount } from "./util.js";
 
@@ -90,7 +90,7 @@ export function daysPanel(eventId, { get: read = get, send: write = send } = {})
     showUntreated(data.untreated);
   }
 
-  const instant = (iso) => new Date(iso).toLocaleString([], { weekday: "short", day: "numeric", month: "short",
+  const instant = (iso) => new Date(iso).toLocaleString(lang, { weekday: "short", day: "numeric", month: "short",
                                                               hour: "2-digit", minute: "2-digit" });
 
   function dayLine(day) {
@@ -104,7 +104,7 @@ export function daysPanel(eventId, { get: read = get, send: write = send } = {})
   function showUntreated(rows) {
     if (!rows || !rows.length) { mount(untreated); return; }
     mount(untreated, h("h3", {}, t("Untreated wounds: your decision")), h("ul", {}, rows.map((row) => {
-      const limbs = (row.wounds.limbs || []).map((limb) => `${limb.label}: ${limbStatus(limb.status)}`);
+      const limbs = (row.wounds.limbs || []).map((limb) => `${limb.label}${colon()}${limbStatus(limb.status)}`);
       const points = (row.wounds.damage || []).length;
       return h("li", {}, h("strong", {}, row.character.name), ` (${row.state.label})`,
         limbs.length ? ` — ${limbs.join(", ")}` : "",

@@ -4,8 +4,8 @@
 // selected. A sheet from the bottom on a phone, a panel on the right on a tablet (the
 // stylesheet decides), beside a list that stays usable: rows may be ticked while it is open.
 import { confirmCorrection, confirmPush, offerUndo } from "./confirm.js";
-import { countdownElement } from "./countdown.js";
-import { t } from "./i18n.js";
+import { countdownPhrase } from "./countdown.js";
+import { colon, t } from "./i18n.js";
 import { psychPanel } from "./narrator_panels.js";
 import { reissueButton } from "./reissue.js";
 import { h, mount } from "./util.js";
@@ -85,7 +85,7 @@ export function actionSheet({ eventId, characters, selected, ruleset, write }) {
   function effectForm() {
     const catalogue = Object.entries((ruleset && ruleset.catalogue) || {});
     const conflictLong = ruleset && ruleset.options && ruleset.options.conflict_gap_s !== undefined;
-    const text = h("textarea", { name: "text", rows: 2, placeholder: t("Effet : …"), required: true });
+    const text = h("textarea", { name: "text", rows: 2, placeholder: t("Effect: …"), required: true });
     const minutes = h("input", { name: "minutes", type: "number", min: 1, step: 1,
       placeholder: conflictLong ? t("Minutes (empty: one Conflict)") : t("Minutes (empty: until removed)") });
     const state = h("select", { name: "state" }, h("option", { value: "" }, t("No change of state")), stateOptions());
@@ -95,7 +95,7 @@ export function actionSheet({ eventId, characters, selected, ruleset, write }) {
       onchange: () => {
         const entry = named.value ? ruleset.catalogue[named.value] : null;
         text.required = !entry;
-        text.placeholder = entry ? `${entry.label}: ${entry.explains}` : t("Effet : …");
+        text.placeholder = entry ? `${entry.label}${colon()}${entry.explains}` : t("Effect: …");
         state.disabled = Boolean(entry && (entry.set_state || entry.action));
         if (state.disabled) state.value = "";
       } },
@@ -146,7 +146,7 @@ export function actionSheet({ eventId, characters, selected, ruleset, write }) {
     mount(one, h("section", { class: "one" },
       h("h3", {}, snap.character.name, " ", h("span", { class: "muted" }, [snap.character.team, snap.character.code].filter(Boolean).join(" · "))),
       h("p", { class: `row-state severity-${Math.min(snap.state.severity, 4)}` }, snap.state.label,
-        snap.next ? [" ", countdownElement("span", snap.next, snap), h("span", { class: "muted" }, " → ", snap.next.leads_to.label)] : null),
+        snap.next ? [" — ", countdownPhrase("span", snap.next, snap)] : null),
       correction, reissueButton(snap.character)),
       ruleset ? psychPanel(snap, ruleset.traits, (label, url, data) => write(label, url, data, { say })) : null);
   }

@@ -2,8 +2,8 @@
 // to a coma, a coma to death), soonest first, above the narrators' list. A tap brings the
 // character's row into view. Deadlines compare in game seconds, so the order holds while
 // the game is paused.
-import { countdownElement } from "./countdown.js";
-import { t } from "./i18n.js";
+import { countdownPhrase } from "./countdown.js";
+import { lang, t } from "./i18n.js";
 import { h, mount } from "./util.js";
 
 export const SHOWN = 5;
@@ -13,7 +13,7 @@ export const SHOWN = 5;
 export function fallingFirst(snaps, ruleset, limit = SHOWN) {
   const severity = (key) => (ruleset && ruleset.states[key] ? ruleset.states[key].severity : Infinity);
   return snaps.filter((snap) => snap.next && snap.next.leads_to && severity(snap.next.leads_to.key) > snap.state.severity)
-    .sort((a, b) => a.next.game_s - b.next.game_s || a.character.name.localeCompare(b.character.name))
+    .sort((a, b) => a.next.game_s - b.next.game_s || a.character.name.localeCompare(b.character.name, lang))
     .slice(0, limit);
 }
 
@@ -34,8 +34,7 @@ export function nextToFall({ onPick }) {
     mount(list, falling.map((snap) => h("li", {}, h("button", { type: "button", class: "fall",
       dataset: { character: snap.character.id }, onclick: () => onPick(snap.character.id) },
       h("span", { class: "fall-name" }, snap.character.name),
-      countdownElement("strong", snap.next, snap),
-      h("span", { class: "muted fall-to" }, "→ ", snap.next.leads_to.label)))));
+      countdownPhrase("span", snap.next, snap, { className: "fall-to" })))));
   }
 
   return { element, update };

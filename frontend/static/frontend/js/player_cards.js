@@ -2,9 +2,9 @@
 // state and its countdowns, what the character can and cannot do, points, effects, the
 // sheet and a short history; and the words of what an action costs and of what the rules
 // said back about a declaration.
-import { countdownElement } from "./countdown.js";
+import { countdownElement, countdownPhrase } from "./countdown.js";
 import { pendingMark } from "./declared_offline.js";
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 import { h } from "./util.js";
 
 const SEVERITY_MARKS = ["●○○○○", "●●○○○", "●●●○○", "●●●●○", "●●●●●"];
@@ -17,9 +17,7 @@ export function stateCard(snap) {
     pendingMark(snap));
   if (!snap.clock.running) card.append(h("p", { class: "paused" }, t("Game paused: every countdown is frozen.")));
   if (next) {
-    card.append(h("p", { class: "next" },
-      countdownElement("strong", next, snap, { id: "next-countdown" }), " ",
-      t("before %(state)s", { state: next.leads_to.label })));
+    card.append(countdownPhrase("p", next, snap, { className: "next", attrs: { id: "next-countdown" } }));
   }
   const others = snap.timers.filter((timer) => !timer.leads_to);
   if (others.length) {
@@ -112,7 +110,7 @@ export function outcomeOf(events) {
 
 export function historyList(rows) {
   if (!rows.length) return null;
-  const time = (iso) => new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  const time = (iso) => new Date(iso).toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" });
   return h("section", { class: "card history" }, h("h2", {}, t("What happened")),
     // A declaration sent late is shown at its tap (`at` is when it arrived).
     h("ol", {}, rows.slice(0, 10).map((row) => h("li", { class: row.local ? `local ${row.kind}` : null },

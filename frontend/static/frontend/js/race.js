@@ -19,7 +19,7 @@ export function characterLink(me, character) {
 export function eventLinks(event) {
   if (!raceEvent({ events: [event] }, event.id)) return null;
   const links = [];
-  if (organises(event)) links.push(h("a", { href: `#/race/${event.id}` }, t("Race organisers")));
+  if (organises(event)) links.push(h("a", { href: `#/race/${event.id}` }, t("Organiser")));
   if (zombieOf(event)) links.push(h("a", { href: `#/zombie/${event.id}` }, t("Zombie")));
   return links;
 }

@@ -2,7 +2,7 @@
 // organiser does to it: gear, start, punch by number, finish, out of zone or forbidden
 // path, then the forms of js/race_org_entry_forms.js.
 import { send } from "./api.js";
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 import { said } from "./outcome.js";
 import { entryForms } from "./race_org_entry_forms.js";
 import { telHref } from "./race_org_safety.js";
@@ -40,7 +40,7 @@ export function entriesPane(org) {
     }
     mount(panes.entries, [...byCourse.values()].map(({ course, views }) => h("section", { class: "card entries-course" },
       h("h2", {}, course.name),
-      views.sort((a, b) => a.entry.name.localeCompare(b.entry.name)).map(entryDetails))));
+      views.sort((a, b) => a.entry.name.localeCompare(b.entry.name, lang)).map(entryDetails))));
   }
 
   function entryDetails(view) {

@@ -72,7 +72,7 @@ function sanctionsPanel(eventId, { organiser, players, get, send }) {
 
   function updatePlayers() {
     if (!organiser) return;
-    const rows = players().map((snap) => snap.character).sort((a, b) => a.name.localeCompare(b.name));
+    const rows = players().map((snap) => snap.character).sort((a, b) => a.name.localeCompare(b.name, lang));
     const signature = JSON.stringify(rows.map((c) => [c.id, c.name, c.team]));
     if (signature === shownPlayers) return;
     shownPlayers = signature;

@@ -2,7 +2,7 @@
 // object, which is never really done. The player writes; the narrators' screen lists the
 // open requests and answers each with an effect, which reaches the player's effects.
 import { get as apiGet, send as apiSend } from "./api.js";
-import { t as translate } from "./i18n.js";
+import { lang, t as translate } from "./i18n.js";
 import { said } from "./outcome.js";
 import { h as element } from "./util.js";
 
@@ -80,13 +80,13 @@ export function requestsPanel(eventId, { get = apiGet, send = apiSend, t = trans
   }
 
   function card(request) {
-    const text = h("textarea", { rows: 2, required: true, maxlength: 2000, placeholder: t("Effet : …"),
+    const text = h("textarea", { rows: 2, required: true, maxlength: 2000, placeholder: translate("Effect: …"),
                                  "aria-label": t("Answer to %(name)s", { name: request.character.name }) });
     const minutes = h("input", { type: "number", min: 1, step: 1, placeholder: t("Minutes (empty: until removed)"),
                                  "aria-label": t("Minutes (empty: until removed)") });
     return h("article", { class: "request", dataset: { request: request.id } },
       h("p", {}, h("strong", {}, request.character.name), " ",
-        h("span", { class: "muted" }, new Date(request.created_at).toLocaleTimeString())),
+        h("span", { class: "muted" }, new Date(request.created_at).toLocaleTimeString(lang))),
       h("p", { class: "request-text" }, request.text),
       h("form", { onsubmit: (e) => { e.preventDefault(); reply(request, text, minutes); } },
         text, minutes, h("button", { type: "submit", class: "primary" }, t("Answer"))));
