@@ -13,6 +13,7 @@ from common.errors import request_language
 from common.http import answer
 from common.i18n import refusal_text
 from common.idempotency import idempotent
+from common.csv_rows import CsvParser, CsvRejected, uploaded_csv_text
 from common.parsers import JSONParser
 from schedule.day_apis import AwareDateTimeField
 from rulesets import RuleRefused
@@ -21,8 +22,6 @@ from .selectors import boards
 from .labels import say
 from .models import Entry
 from .options import race_options
-from .parsers import CsvParser
-from .readout import ReadoutRejected
 from .selectors.entries import (course_for_organiser, entry_by_code, lives_remaining,
                                 race_for_organiser, race_for_zombie)
 from .services import lives, punches, running
@@ -66,38 +65,17 @@ class PunchImportApi(APIView):
                    "(organisers). Idempotency-Key header.")
     def post(self, request, event_id):
         event = race_for_organiser(request.user, event_id)
-        text = _csv_text(request.data)
+        text = uploaded_csv_text(request.data)
 
         def run():
             try:
                 summary = punches.punches_import(event=event, text=text, by=request.user)
-            except ReadoutRejected as rejected:
+            except CsvRejected as rejected:
                 return answer(request, {"error": "csv_rejected",
                                         "detail": say("csv_rejected", count=str(len(rejected.rows))),
                                         "rows": rejected.rows}, status=400)
             return answer(request, summary, status=201)
         return idempotent(request, run)
-
-
-def _csv_text(data) -> str:
-    text = _uploaded_text(data)
-    if "\x00" in text:       # PostgreSQL stores no NUL character (an answer lists rows)
-        raise RuleRefused("nul_character")
-    return text
-
-
-def _uploaded_text(data) -> str:
-    upload = data.get("file") if hasattr(data, "get") else None
-    if upload is not None and hasattr(upload, "read"):
-        raw = upload.read()
-        try:
-            return raw.decode("utf-8")
-        except UnicodeDecodeError:  # a spreadsheet saved on Windows
-            return raw.decode("cp1252", errors="replace")
-    text = data.get("csv") if hasattr(data, "get") else None
-    if not isinstance(text, str) or not text.strip():
-        raise RuleRefused("bad_input", detail=say("csv_empty"))
-    return text
 
 
 class BibApi(APIView):

@@ -1,0 +1,45 @@
+"""`python manage.py import_characters EVENT_ID FILE.csv`: the roster import of the
+organisers' screen (players/roster_services.py), from a terminal. A file with a bad line
+imports nothing; every bad line is printed with its number and reason, in the event's
+language, and the command fails."""
+from django.core.management.base import BaseCommand, CommandError
+
+from common.csv_rows import CsvRejected
+from common.i18n import localize, refusal_text
+from players.models import Event
+from players.roster_services import characters_import, say
+from rulesets import RuleRefused
+
+
+class Command(BaseCommand):
+    help = "Create an event's characters from a CSV file (name, team, then sheet fields): all or none."
+
+    def add_arguments(self, parser):
+        parser.add_argument("event_id", type=int)
+        parser.add_argument("file")
+
+    def handle(self, *args, event_id, file, **options):
+        event = Event.objects.filter(pk=event_id).first()
+        if event is None:
+            raise CommandError(f"no event {event_id}")
+        try:
+            with open(file, "rb") as raw:
+                data = raw.read()
+        except OSError as exc:
+            raise CommandError(f"{file}: {exc.strerror}") from exc
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:      # a spreadsheet saved on Windows
+            text = data.decode("cp1252", errors="replace")
+        lang = event.language
+        try:
+            summary = characters_import(event=event, text=text, by=None)
+        except CsvRejected as rejected:
+            for row in rejected.rows:
+                self.stderr.write(f"{file}:{row['line']}: {localize(row['reason'], lang)}")
+            raise CommandError(localize(say("roster_rejected", count=str(len(rejected.rows))), lang)) from None
+        except RuleRefused as refused:
+            raise CommandError(refusal_text(refused, lang)) from None
+        self.stdout.write(f"{summary['imported']} characters imported into {event.name} (id {event.pk}); "
+                          f"teams created: {', '.join(summary['teams_created']) or '-'}")
+        self.stdout.write(f"Print their sheets at /events/{event.pk}/sheets/")
