@@ -82,8 +82,9 @@ class CsvParser(parsers.BaseParser):
             raise RuleRefused("bad_input", detail=say("csv_encoding")) from None
 
 
-def uploaded_csv_text(data) -> str:
-    """The file's text from a parsed request body (a multipart `file` or `{"csv": text}`)."""
+def uploaded_csv_text(data, *, empty: dict | None = None) -> str:
+    """The file's text from a parsed request body (a multipart `file` or `{"csv": text}`);
+    refused with `empty` (a label: what the file should hold) when there is none."""
     upload = data.get("file") if hasattr(data, "get") else None
     if upload is not None and hasattr(upload, "read"):
         raw = upload.read()
@@ -93,5 +94,5 @@ def uploaded_csv_text(data) -> str:
             return _checked(raw.decode("cp1252", errors="replace"))
     text = data.get("csv") if hasattr(data, "get") else None
     if not isinstance(text, str) or not text.strip():
-        raise RuleRefused("bad_input", detail=say("csv_no_file"))
+        raise RuleRefused("bad_input", detail=empty or say("csv_no_file"))
     return _checked(text)

@@ -61,7 +61,7 @@ class RosterImportApi(APIView):
                    "with its number and reason) and imports nothing (narrators). Idempotency-Key header.")
     def post(self, request, event_id):
         event = event_for_narrator(request.user, event_id)
-        text = uploaded_csv_text(request.data)
+        text = uploaded_csv_text(request.data, empty=roster_services.say("roster_empty"))
 
         def run():
             try:

@@ -65,7 +65,7 @@ class PunchImportApi(APIView):
                    "(organisers). Idempotency-Key header.")
     def post(self, request, event_id):
         event = race_for_organiser(request.user, event_id)
-        text = uploaded_csv_text(request.data)
+        text = uploaded_csv_text(request.data, empty=say("csv_empty"))
 
         def run():
             try:
