@@ -96,3 +96,27 @@ def uploaded_csv_text(data, *, empty: dict | None = None) -> str:
     if not isinstance(text, str) or not text.strip():
         raise RuleRefused("bad_input", detail=empty or say("csv_no_file"))
     return _checked(text)
+
+
+def csv_file_import(*, path: str, language: str, run, rejected_label, write, fail) -> dict:
+    """A file on the organiser's disk given to an import service (`run(text)`), for a
+    management command: each bad line written as `FILE:LINE: reason` in `language`, then
+    `fail` (CommandError) with `rejected_label(count)`. The answer of `run` otherwise."""
+    from .i18n import localize, refusal_text
+    try:
+        with open(path, "rb") as raw:
+            data = raw.read()
+    except OSError as exc:
+        raise fail(f"{path}: {exc.strerror}") from exc
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:      # a spreadsheet saved on Windows
+        text = data.decode("cp1252", errors="replace")
+    try:
+        return run(_checked(text))
+    except CsvRejected as rejected:
+        for row in rejected.rows:
+            write(f"{path}:{row['line']}: {localize(row['reason'], language)}")
+        raise fail(localize(rejected_label(len(rejected.rows)), language)) from None
+    except RuleRefused as refused:
+        raise fail(refusal_text(refused, language)) from None

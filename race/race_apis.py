@@ -25,6 +25,7 @@ from .options import race_options
 from .selectors.entries import (course_for_organiser, entry_by_code, lives_remaining,
                                 race_for_organiser, race_for_zombie)
 from .services import lives, punches, running
+from .services.entries_import import entries_import
 from .services.common import status_key
 
 
@@ -73,6 +74,29 @@ class PunchImportApi(APIView):
             except CsvRejected as rejected:
                 return answer(request, {"error": "csv_rejected",
                                         "detail": say("csv_rejected", count=str(len(rejected.rows))),
+                                        "rows": rejected.rows}, status=400)
+            return answer(request, summary, status=201)
+        return idempotent(request, run)
+
+
+class EntriesImportApi(APIView):
+    parser_classes = [CsvParser, JSONParser, MultiPartParser]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=OpenApiTypes.OBJECT, summary="Import "
+                   "entries: a CSV (name, course, finger, phone; kind, members, carrier, deposit) "
+                   "as text/csv, {\"csv\": text} or a multipart `file`. Any bad line refuses the "
+                   "file (400 csv_rejected, every bad line with its number and reason) and imports "
+                   "nothing (organisers). Idempotency-Key header.")
+    def post(self, request, event_id):
+        event = race_for_organiser(request.user, event_id)
+        text = uploaded_csv_text(request.data, empty=say("entries_empty"))
+
+        def run():
+            try:
+                summary = entries_import(event=event, text=text, by=request.user)
+            except CsvRejected as rejected:
+                return answer(request, {"error": "csv_rejected",
+                                        "detail": say("entries_rejected", count=str(len(rejected.rows))),
                                         "rows": rejected.rows}, status=400)
             return answer(request, summary, status=201)
         return idempotent(request, run)

@@ -4,11 +4,9 @@ imports nothing; every bad line is printed with its number and reason, in the ev
 language, and the command fails."""
 from django.core.management.base import BaseCommand, CommandError
 
-from common.csv_rows import CsvRejected
-from common.i18n import localize, refusal_text
+from common.csv_rows import csv_file_import
 from players.models import Event
 from players.roster_services import characters_import, say
-from rulesets import RuleRefused
 
 
 class Command(BaseCommand):
@@ -22,24 +20,10 @@ class Command(BaseCommand):
         event = Event.objects.filter(pk=event_id).first()
         if event is None:
             raise CommandError(f"no event {event_id}")
-        try:
-            with open(file, "rb") as raw:
-                data = raw.read()
-        except OSError as exc:
-            raise CommandError(f"{file}: {exc.strerror}") from exc
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:      # a spreadsheet saved on Windows
-            text = data.decode("cp1252", errors="replace")
-        lang = event.language
-        try:
-            summary = characters_import(event=event, text=text, by=None)
-        except CsvRejected as rejected:
-            for row in rejected.rows:
-                self.stderr.write(f"{file}:{row['line']}: {localize(row['reason'], lang)}")
-            raise CommandError(localize(say("roster_rejected", count=str(len(rejected.rows))), lang)) from None
-        except RuleRefused as refused:
-            raise CommandError(refusal_text(refused, lang)) from None
+        summary = csv_file_import(
+            path=file, language=event.language, write=self.stderr.write, fail=CommandError,
+            run=lambda text: characters_import(event=event, text=text, by=None),
+            rejected_label=lambda count: say("roster_rejected", count=str(count)))
         self.stdout.write(f"{summary['imported']} characters imported into {event.name} (id {event.pk}); "
                           f"teams created: {', '.join(summary['teams_created']) or '-'}")
         self.stdout.write(f"Print their sheets at /events/{event.pk}/sheets/")
