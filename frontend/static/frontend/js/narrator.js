@@ -15,6 +15,7 @@ import { daysPanel, optionsPanel } from "./narrator_panels.js";
 import { actionSheet } from "./narrator_sheet.js";
 import { said } from "./outcome.js";
 import { requestsPanel } from "./requests.js";
+import { rosterPanel } from "./roster.js";
 import { panelFor } from "./panels.js";
 import { confirmButton, h, mount } from "./util.js";
 
@@ -86,6 +87,7 @@ export async function show(root, { id, me, context }) {
   const options = optionsPanel(id);
   const requests = requestsPanel(id, { get, send, t, h });
   const days = daysPanel(id);
+  const roster = rosterPanel(id, { onImported: () => resync() });
   // The panels of the event's ruleset (an airsoft day's staff: js/referee.js), if it has any.
   const own = panelFor("narrator", event.ruleset);
   const staff = own ? own.render(id, { players: () => [...characters.values()], onCheckedIn: () => resync() }) : null;
@@ -105,7 +107,7 @@ export async function show(root, { id, me, context }) {
   renderTop();
   showJournal();
   mount(root, top, list.element,
-    h("div", { class: "narrator-side" }, requests.element, staff ? staff.element : null, days.element, journalBox, options),
+    h("div", { class: "narrator-side" }, requests.element, staff ? staff.element : null, days.element, journalBox, options, roster),
     sheet.element, sheet.button);
   list.refresh();
 
