@@ -55,7 +55,8 @@ def _columns(header: list[str], fields: dict) -> list[str]:
     if unknown:
         raise CsvRejected([{"line": 1, "reason": say(
             "roster_header", fields=", ".join(sorted(fields)) or "-", found=", ".join(unknown))}])
-    twice = sorted({key for key in keys if keys.count(key) > 1})
+    meant = [fields[key].key if key in fields else key for key in keys]   # `combat` is `combat_base`
+    twice = sorted({key for key, field in zip(keys, meant) if meant.count(field) > 1})
     if twice:
         raise CsvRejected([{"line": 1, "reason": say("roster_twice", column=twice[0])}])
     if "name" not in keys:
