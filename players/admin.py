@@ -1,4 +1,10 @@
+from django import forms
 from django.contrib import admin
+from django.utils.translation import get_language
+
+from common.i18n import refusal_text
+from rulesets import RuleRefused
+from rulesets.sheet import sheet_check
 
 from .admin_scope import OrganisedAdmin, OrganisedInline, RecordAdmin
 from .models import Character, Event, JournalEntry, LoginToken, Membership, Team
@@ -9,6 +15,9 @@ class CharacterInline(OrganisedInline, admin.TabularInline):
     fields = ["name", "team", "code", "sheet", "kits"]
     readonly_fields = ["code"]
     extra = 0
+
+    def has_add_permission(self, request, obj=None):
+        return False  # a new character needs its account and state: the Character page, an import
 
 
 @admin.register(Event)
@@ -28,8 +37,23 @@ class EventAdmin(OrganisedAdmin):
         return request.user.is_superuser
 
 
+class CharacterForm(forms.ModelForm):
+    """The sheet is checked as every writer of characters checks it (rulesets/sheet.py)."""
+
+    def clean(self):
+        data = super().clean()
+        event = data.get("event") or getattr(self.instance, "event", None)
+        if event is not None and isinstance(data.get("sheet"), dict) and isinstance(data.get("kits"), dict):
+            try:
+                sheet_check(event.rules(), data["sheet"], data["kits"])
+            except RuleRefused as refused:
+                raise forms.ValidationError(refusal_text(refused, get_language() or "en")) from None
+        return data
+
+
 @admin.register(Character)
 class CharacterAdmin(OrganisedAdmin):
+    form = CharacterForm
     list_display = ["name", "event", "team", "code"]
     list_filter = ["event", "team"]
     search_fields = ["name", "code"]

@@ -74,7 +74,7 @@ def test_an_organiser_sets_up_300_characters_from_a_file(server_url, phone, tabl
     bad = roster(300, {42: "Joueur 041;Loups;9;;", 120: "Joueur 007;Ours;2;;"})
     file.set_input_files(files=[{"name": "personnages.csv", "mimeType": "text/csv", "buffer": bad}])
     panel.get_by_role("button", name="Importer les personnages").click()
-    expect(result).to_contain_text("fichier refusé, rien n'est importé : 2 ligne(s) invalide(s)")
+    expect(result).to_contain_text("fichier refusé, rien n'est importé : 2 ligne(s) invalide(s)", timeout=30000)
     lines = result.locator("tbody tr")
     expect(lines).to_have_count(2)
     expect(lines.nth(0)).to_contain_text("42")
@@ -87,7 +87,7 @@ def test_an_organiser_sets_up_300_characters_from_a_file(server_url, phone, tabl
     # The fixed file: 300 characters, in the live view at once, with their sheets to print.
     file.set_input_files(files=[{"name": "personnages.csv", "mimeType": "text/csv", "buffer": roster(300)}])
     panel.get_by_role("button", name="Importer les personnages").click()
-    expect(result).to_contain_text("300 personnages importés.")
+    expect(result).to_contain_text("300 personnages importés.", timeout=30000)
     expect(page.locator(".selection-bar .count")).to_have_text("Affichés : 300 · cochés : 0", timeout=30000)
     expect(result.get_by_role("link", name="Imprimer les fiches de personnage")).to_have_attribute(
         "href", f"/events/{event.pk}/sheets/")
@@ -96,7 +96,7 @@ def test_an_organiser_sets_up_300_characters_from_a_file(server_url, phone, tabl
     # The same file again (a second tap, days later): refused, no twins.
     file.set_input_files(files=[{"name": "personnages.csv", "mimeType": "text/csv", "buffer": roster(300)}])
     panel.get_by_role("button", name="Importer les personnages").click()
-    expect(result).to_contain_text("300 ligne(s) invalide(s)")
+    expect(result).to_contain_text("300 ligne(s) invalide(s)", timeout=30000)
     expect(lines.nth(0)).to_contain_text("Joueur 001 est déjà un personnage de cet événement")
     assert Character.objects.filter(event=event).count() == 300
 
@@ -139,7 +139,7 @@ def test_a_race_organiser_imports_300_entries_from_a_file(server_url, phone, tab
     file.set_input_files(files=[{"name": "inscrits.csv", "mimeType": "text/csv",
                                  "buffer": (header + "\n".join(bad) + "\n").encode()}])
     page.get_by_role("button", name="Inscrire depuis le fichier").click()
-    expect(result).to_contain_text("fichier refusé, rien n'est importé : 2 ligne(s) invalide(s)")
+    expect(result).to_contain_text("fichier refusé, rien n'est importé : 2 ligne(s) invalide(s)", timeout=30000)
     expect(result.locator("tbody tr").nth(0)).to_contain_text("11")
     expect(result.locator("tbody tr").nth(0)).to_contain_text("nocturne")
     expect(result.locator("tbody tr").nth(1)).to_contain_text("21")
@@ -147,7 +147,7 @@ def test_a_race_organiser_imports_300_entries_from_a_file(server_url, phone, tab
     file.set_input_files(files=[{"name": "inscrits.csv", "mimeType": "text/csv",
                                  "buffer": (header + "\n".join(rows) + "\n").encode()}])
     page.get_by_role("button", name="Inscrire depuis le fichier").click()
-    expect(result).to_contain_text("300 inscriptions enregistrées.")
+    expect(result).to_contain_text("300 inscriptions enregistrées.", timeout=30000)
     assert Entry.objects.filter(event=race).count() == 300
     assert no_sideways_scroll(page)
     assert page.errors == []

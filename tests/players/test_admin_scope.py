@@ -131,3 +131,17 @@ def test_every_list_opens_for_an_organiser_and_a_superuser(two_events):
             expected = 200 if who == "superuser" or model_admin.has_module_permission(
                 type("R", (), {"user": anna})()) else 403
             assert browser.get(url).status_code == expected, (who, url)
+
+
+@pytest.mark.django_db
+def test_the_admin_checks_a_sheet_as_the_import_does(two_events):
+    anna, a, a_char, *_ = two_events
+    browser = organiser_browser(anna, a)
+    refused = browser.post("/admin/players/character/add/", {
+        "event": a.pk, "name": "Hercule", "sheet": '{"combat_base": 9}', "kits": "{}"})
+    assert refused.status_code == 200
+    assert "combat_base must be a whole number from 0 to 5, not &#x27;9&#x27;." in refused.content.decode()
+    changed = browser.post(f"/admin/players/character/{a_char.pk}/change/", {
+        "event": a.pk, "name": "Alma", "sheet": '{"skills": {"first_aid": "master"}}', "kits": "{}"})
+    assert changed.status_code == 200 and "first_aid must be one of novice, expert" in changed.content.decode()
+    assert not Character.objects.filter(name="Hercule").exists()
