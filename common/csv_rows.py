@@ -16,7 +16,7 @@ from rest_framework import parsers
 
 from rulesets import RuleRefused
 
-from .i18n import label
+from .i18n import label, localize, refusal_text
 
 TEXTS = {
     "csv_count": gettext_noop("expected {expected} values, found {found}"),
@@ -102,7 +102,6 @@ def csv_file_import(*, path: str, language: str, run, rejected_label, write, fai
     """A file on the organiser's disk given to an import service (`run(text)`), for a
     management command: each bad line written as `FILE:LINE: reason` in `language`, then
     `fail` (CommandError) with `rejected_label(count)`. The answer of `run` otherwise."""
-    from .i18n import localize, refusal_text
     try:
         with open(path, "rb") as raw:
             data = raw.read()
