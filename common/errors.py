@@ -34,6 +34,7 @@ STATUS_BY_CODE = {
     # Personal data (players/privacy_services.py); personal_data_purged is a 409.
     "erase_not_confirmed": 400, "retention_days_invalid": 400,
     # Undoing a narrator's state change (health/undo.py).
+    "sheet_number": 400, "sheet_choice": 400,
     "undo_not_possible": 400, "undo_not_yours": 403, "undo_too_late": 409, "undo_superseded": 409,
 }
 

@@ -83,6 +83,9 @@ MESSAGES = {
     "treatment_closed": gettext_noop("This treatment is already {status}."),
     "unknown_code": gettext_noop("No character of this event has the code '{code}'."),
     "bad_input": gettext_noop("Invalid request: {detail}"),
+    # A character sheet (rulesets/sheet.py): the API, the admin, the roster import.
+    "sheet_number": gettext_noop("{field} must be a whole number from {low} to {high}, not '{value}'."),
+    "sheet_choice": gettext_noop("{field} must be one of {choices}, not '{value}'."),
     "idempotency_conflict": gettext_noop(
         "This idempotency key was already used for a different request."),
     "effect_already_removed": gettext_noop(

@@ -57,7 +57,7 @@ if PUBLIC_URL.startswith("https://"):
 
 INSTALLED_APPS = [
     "daphne",
-    "django.contrib.admin",
+    "players.admin_apps.OrganisersAdminConfig",   # django.contrib.admin, for organisers too
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

@@ -32,6 +32,7 @@ api = [
     path("events/<int:event_id>/days/", days.EventDaysApi.as_view()),
     path("events/<int:event_id>/days/<int:day_id>/", days.EventDayApi.as_view()),
     path("events/<int:event_id>/options/", organisers.EventOptionsApi.as_view()),
+    path("events/<int:event_id>/roster/", organisers.RosterImportApi.as_view()),
     path("characters/<int:character_id>/psych/", organisers.CharacterPsychApi.as_view()),
     path("events/<int:event_id>/journal/", players.JournalApi.as_view()),
     path("events/<int:event_id>/journal.csv", players.JournalCsvApi.as_view()),

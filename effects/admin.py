@@ -1,10 +1,12 @@
 from django.contrib import admin
 
-from .models import Item, OrganiserRequest
+from players.admin_scope import OrganisedAdmin, RecordAdmin
+
+from .models import Effect, Item, OrganiserRequest
 
 
 @admin.register(Item)
-class ItemAdmin(admin.ModelAdmin):
+class ItemAdmin(OrganisedAdmin):
     list_display = ["name", "kind", "code", "event", "single_use", "used_by", "holder", "closed"]
     list_filter = ["event", "kind"]
     search_fields = ["name", "code"]
@@ -12,7 +14,7 @@ class ItemAdmin(admin.ModelAdmin):
 
 
 @admin.register(OrganiserRequest)
-class OrganiserRequestAdmin(admin.ModelAdmin):
+class OrganiserRequestAdmin(OrganisedAdmin):
     """Answer from the narrators' screen or the API: that pushes the effect to the player;
     saving an answer here would not."""
     list_display = ["character", "text", "status", "created_at", "answered_by"]
@@ -23,3 +25,10 @@ class OrganiserRequestAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request) -> bool:
         return False  # players ask from their phones
+
+
+@admin.register(Effect)
+class EffectAdmin(RecordAdmin):
+    """Pushed and removed from the narrators' screen, which tells the phones."""
+    list_display = ["__str__", "event", "character"]
+    list_filter = ["event"]

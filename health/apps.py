@@ -15,6 +15,6 @@ class HealthConfig(AppConfig):
         snapshots.snapshot_loader(snapshot.treatments_loader)
         snapshots.snapshot_section(snapshot.treatments_section)
         snapshots.snapshot_versions(selectors.snapshot_versions_of)
-        players.character_created.register(services.health_initialise)
+        players.characters_created.register(services.health_initialise)
         players.characters_changed.register(services.snapshots_changed)
         players.clock_resumed.register(services.deadlines_schedule_on_commit)

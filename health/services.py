@@ -30,12 +30,14 @@ from .scheduling import deadline_task_on_commit, deadlines_tasks_on_commit
 log = logging.getLogger(__name__)
 
 
-def health_initialise(*, character: Character) -> HealthState:
-    state = character.event.rules().initial_state()
-    health = HealthState(character=character, event=character.event)
-    health.store(state)
-    health.save()
-    return health
+def health_initialise(*, characters: list[Character]) -> None:
+    """New characters start in their ruleset's initial state (one insert for a roster)."""
+    states = []
+    for character in characters:
+        health = HealthState(character=character, event=character.event)
+        health.store(character.event.rules().initial_state())
+        states.append(health)
+    HealthState.objects.bulk_create(states, batch_size=1000)
 
 
 def snapshots_changed(*, character_ids) -> None:

@@ -1,25 +1,59 @@
+from django import forms
 from django.contrib import admin
+from django.utils.translation import get_language
 
-from .models import Character, Event, JournalEntry, Membership, Team
+from common.i18n import refusal_text
+from rulesets import RuleRefused
+from rulesets.sheet import sheet_check
+
+from .admin_scope import OrganisedAdmin, OrganisedInline, RecordAdmin
+from .models import Character, Event, JournalEntry, LoginToken, Membership, Team
 
 
-class CharacterInline(admin.TabularInline):
+class CharacterInline(OrganisedInline, admin.TabularInline):
     model = Character
     fields = ["name", "team", "code", "sheet", "kits"]
     readonly_fields = ["code"]
     extra = 0
 
+    def has_add_permission(self, request, obj=None):
+        return False  # a new character needs its account and state: the Character page, an import
+
 
 @admin.register(Event)
-class EventAdmin(admin.ModelAdmin):
+class EventAdmin(OrganisedAdmin):
+    event_path = "pk"
     list_display = ["name", "ruleset", "created_at", "retention_days", "personal_data_purged_at"]
     # Purged once, by the daily task (players/privacy_services.py), never by hand.
     readonly_fields = ["clock_elapsed_s", "clock_running_since", "personal_data_purged_at"]
     inlines = [CharacterInline]
 
+    # An organiser's events are made with their membership (the API, event_create): one made
+    # here would belong to nobody; and deleting an event is for the server's administrators.
+    def has_add_permission(self, request):
+        return request.user.is_superuser
+
+    def has_delete_permission(self, request, obj=None):
+        return request.user.is_superuser
+
+
+class CharacterForm(forms.ModelForm):
+    """The sheet is checked as every writer of characters checks it (rulesets/sheet.py)."""
+
+    def clean(self):
+        data = super().clean()
+        event = data.get("event") or getattr(self.instance, "event", None)
+        if event is not None and isinstance(data.get("sheet"), dict) and isinstance(data.get("kits"), dict):
+            try:
+                sheet_check(event.rules(), data["sheet"], data["kits"])
+            except RuleRefused as refused:
+                raise forms.ValidationError(refusal_text(refused, get_language() or "en")) from None
+        return data
+
 
 @admin.register(Character)
-class CharacterAdmin(admin.ModelAdmin):
+class CharacterAdmin(OrganisedAdmin):
+    form = CharacterForm
     list_display = ["name", "event", "team", "code"]
     list_filter = ["event", "team"]
     search_fields = ["name", "code"]
@@ -36,17 +70,26 @@ class CharacterAdmin(admin.ModelAdmin):
         obj.pk, obj.code, obj.user = created.pk, created.code, created.user
 
 
-admin.site.register(Team)
-admin.site.register(Membership)
+@admin.register(Team)
+class TeamAdmin(OrganisedAdmin):
+    list_display = ["name", "event"]
+    list_filter = ["event"]
+
+
+@admin.register(Membership)
+class MembershipAdmin(OrganisedAdmin):
+    list_display = ["user", "event", "role"]
+    list_filter = ["event", "role"]
+
+
+@admin.register(LoginToken)
+class LoginTokenAdmin(RecordAdmin):
+    """Only hashes: a lost link is reissued from the narrators' screen."""
+    list_display = ["user", "event", "created_at", "expires_at", "used_at"]
+    list_filter = ["event"]
 
 
 @admin.register(JournalEntry)
-class JournalAdmin(admin.ModelAdmin):
+class JournalAdmin(RecordAdmin):
     list_display = ["id", "event", "at", "game_s", "actor_label", "kind", "what", "character"]
     list_filter = ["event", "kind"]
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

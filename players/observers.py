@@ -1,8 +1,9 @@
 """What other apps may observe of events and characters (common/observers.py)."""
 from common.observers import Observers
 
-# A character was created: its health and anything else it starts with.
-character_created = Observers("character_created", arguments=("character",))
+# Characters were created (one, or a whole roster at once): their health and anything else
+# they start with, for all of them together.
+characters_created = Observers("characters_created", arguments=("characters",))
 
 # Something of these characters' own rows changed (their sheet): every snapshot of them
 # moves on.

@@ -1,17 +1,22 @@
 """What narrators set up and read about an event beyond the live view: the event's
-options (every reading of an ambiguous rule, with its default) and a character's
-psychological traits."""
+options (every reading of an ambiguous rule, with its default), the roster imported from
+a spreadsheet, and a character's psychological traits."""
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
+from rest_framework.parsers import MultiPartParser
 from rest_framework.views import APIView
 
-from . import services
-from .apis import answer
+from common.csv_rows import CsvParser, CsvRejected, uploaded_csv_text
 from common.idempotency import idempotent
+from common.parsers import JSONParser
+from rulesets.sheet import sheet_fields
+
+from . import roster_services, services
+from .apis import answer
 from .selectors import character_visible, event_for_narrator, event_options
 
 
@@ -39,4 +44,30 @@ class CharacterPsychApi(APIView):
             updated = services.character_psych_set(character=character, by=request.user,
                                                    psych=data.validated_data["psych"])
             return answer(request, {"character": updated.pk, "psych": updated.sheet["psych"]})
+        return idempotent(request, run)
+
+
+class RosterImportApi(APIView):
+    parser_classes = [CsvParser, JSONParser, MultiPartParser]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="The columns a roster file may have for this event's ruleset (narrators)")
+    def get(self, request, event_id):
+        event = event_for_narrator(request.user, event_id)
+        return answer(request, {"event": event.pk, "columns": ["name", "team", *sorted(sheet_fields(event.rules()))]})
+
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=OpenApiTypes.OBJECT, summary="Import the "
+                   "roster: a CSV (name, team, then sheet fields) as text/csv, {\"csv\": text} or a "
+                   "multipart `file`. Any bad line refuses the file (400 csv_rejected, every bad line "
+                   "with its number and reason) and imports nothing (narrators). Idempotency-Key header.")
+    def post(self, request, event_id):
+        event = event_for_narrator(request.user, event_id)
+        text = uploaded_csv_text(request.data, empty=roster_services.say("roster_empty"))
+
+        def run():
+            try:
+                summary = roster_services.characters_import(event=event, text=text, by=request.user)
+            except CsvRejected as rejected:
+                return answer(request, {"error": "csv_rejected", "rows": rejected.rows, "detail": roster_services.say(
+                    "roster_rejected", count=str(len(rejected.rows)))}, status=400)
+            return answer(request, summary, status=201)
         return idempotent(request, run)

@@ -7,10 +7,12 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from django.db import transaction
 from django.utils import timezone
 
 from rulesets import RuleRefused, RulesetError, get_ruleset
+from rulesets.sheet import sheet_check
 
 from common.ratelimit import attempt_limited
 
@@ -106,21 +108,33 @@ def character_create(*, event: Event, name: str, sheet: dict | None = None,
                      kits: dict | None = None, team: Team | None = None, by=None) -> Character:
     """A character, its player account (no password: players log in by link) and its
     initial health."""
-    sheet = sheet or {}
-    base = sheet.get("combat_base")
+    return characters_create(event=event, by=by, rows=[
+        {"name": name, "sheet": sheet or {}, "kits": kits or {}, "team": team}])[0]
+
+
+@transaction.atomic
+def characters_create(*, event: Event, rows: list[dict], by=None) -> list[Character]:
+    """Characters from rows of {name, sheet, kits, team} (a roster), each with what
+    `character_create` gives one, in a few inserts whatever their number."""
     rules = event.rules()
-    if base is not None and rules.has("combat_base"):
-        low, high = rules.option("combat_base_min"), rules.option("combat_base_max")
-        if not low <= base <= high:
-            raise RuleRefused("bad_input", detail=f"combat_base must be between {low} and {high}")
-    user = get_user_model().objects.create_user(username=f"e{event.pk}-{secrets.token_hex(6)}")
-    character = Character.objects.create(event=event, name=name, sheet=sheet, kits=kits or {},
-                                         team=team, user=user)
-    Membership.objects.create(event=event, user=user, role=Membership.PLAYER)
-    observers.character_created.notify(character=character)  # its health, at least
-    journal_write(event=event, kind="character", what="created", at=timezone.now(), by=by,
-                  character=character, after={"sheet": sheet, "kits": kits or {}})
-    return character
+    for row in rows:
+        sheet_check(rules, row["sheet"], row["kits"])
+    User = get_user_model()
+    users = User.objects.bulk_create(
+        [User(username=f"e{event.pk}-{secrets.token_hex(6)}", password=make_password(None))
+         for _ in rows], batch_size=1000)
+    characters = Character.objects.bulk_create(
+        [Character(event=event, name=row["name"], sheet=row["sheet"], kits=row["kits"],
+                   team=row["team"], user=user) for row, user in zip(rows, users)], batch_size=1000)
+    Membership.objects.bulk_create([Membership(event=event, user=user, role=Membership.PLAYER)
+                                    for user in users], batch_size=1000)
+    observers.characters_created.notify(characters=characters)  # their health, at least
+    label, now = actor_label(by, event), timezone.now()
+    JournalEntry.objects.bulk_create(
+        (JournalEntry(event=event, character=c, actor=by, actor_label=label, kind="character",
+                      what="created", at=now, game_s=event.game_time(now),
+                      after={"sheet": c.sheet, "kits": c.kits}) for c in characters), batch_size=1000)
+    return characters
 
 
 def _hash(raw: str) -> str:

@@ -10,6 +10,7 @@ ENTRY = "entries/<int:entry_id>/"
 urlpatterns = [
     path(EVENT + "courses/", apis.CoursesApi.as_view()),
     path(EVENT + "entries/", apis.EntriesApi.as_view()),
+    path(EVENT + "entries/import/", race.EntriesImportApi.as_view()),
     path(EVENT + "zombies/", apis.ZombiesApi.as_view()),
     path(EVENT + "punches/import/", race.PunchImportApi.as_view()),
     path(EVENT + "bibs/<str:code>/", race.BibApi.as_view()),

@@ -101,6 +101,15 @@ TEXTS = {
     "csv_empty": gettext_noop("the file holds no punch"),
     "csv_too_long": gettext_noop("more than {max} rows"),
     "csv_encoding": gettext_noop("the file is not UTF-8"),
+    # the entries registered before the night (CSV)
+    "entries_rejected": gettext_noop("file refused, nothing imported: {count} bad line(s)"),
+    "entries_header": gettext_noop(
+        "the first line names the columns name, course, finger, phone, and may add kind, "
+        "members, carrier, deposit; found: {found}"),
+    "entries_name": gettext_noop("the name is empty or longer than {max} characters"),
+    "entries_kind": gettext_noop("kind '{value}' is neither solo nor team"),
+    "entries_deposit": gettext_noop("deposit '{value}' is neither yes nor no"),
+    "entries_empty": gettext_noop("the file holds no entry"),
 }
 
 

@@ -13,6 +13,7 @@ from common.errors import request_language
 from common.http import answer
 from common.i18n import refusal_text
 from common.idempotency import idempotent
+from common.csv_rows import CsvParser, CsvRejected, uploaded_csv_text
 from common.parsers import JSONParser
 from schedule.day_apis import AwareDateTimeField
 from rulesets import RuleRefused
@@ -21,11 +22,10 @@ from .selectors import boards
 from .labels import say
 from .models import Entry
 from .options import race_options
-from .parsers import CsvParser
-from .readout import ReadoutRejected
 from .selectors.entries import (course_for_organiser, entry_by_code, lives_remaining,
                                 race_for_organiser, race_for_zombie)
 from .services import lives, punches, running
+from .services.entries_import import entries_import
 from .services.common import status_key
 
 
@@ -66,12 +66,12 @@ class PunchImportApi(APIView):
                    "(organisers). Idempotency-Key header.")
     def post(self, request, event_id):
         event = race_for_organiser(request.user, event_id)
-        text = _csv_text(request.data)
+        text = uploaded_csv_text(request.data, empty=say("csv_empty"))
 
         def run():
             try:
                 summary = punches.punches_import(event=event, text=text, by=request.user)
-            except ReadoutRejected as rejected:
+            except CsvRejected as rejected:
                 return answer(request, {"error": "csv_rejected",
                                         "detail": say("csv_rejected", count=str(len(rejected.rows))),
                                         "rows": rejected.rows}, status=400)
@@ -79,25 +79,27 @@ class PunchImportApi(APIView):
         return idempotent(request, run)
 
 
-def _csv_text(data) -> str:
-    text = _uploaded_text(data)
-    if "\x00" in text:       # PostgreSQL stores no NUL character (an answer lists rows)
-        raise RuleRefused("nul_character")
-    return text
+class EntriesImportApi(APIView):
+    parser_classes = [CsvParser, JSONParser, MultiPartParser]
 
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=OpenApiTypes.OBJECT, summary="Import "
+                   "entries: a CSV (name, course, finger, phone; kind, members, carrier, deposit) "
+                   "as text/csv, {\"csv\": text} or a multipart `file`. Any bad line refuses the "
+                   "file (400 csv_rejected, every bad line with its number and reason) and imports "
+                   "nothing (organisers). Idempotency-Key header.")
+    def post(self, request, event_id):
+        event = race_for_organiser(request.user, event_id)
+        text = uploaded_csv_text(request.data, empty=say("entries_empty"))
 
-def _uploaded_text(data) -> str:
-    upload = data.get("file") if hasattr(data, "get") else None
-    if upload is not None and hasattr(upload, "read"):
-        raw = upload.read()
-        try:
-            return raw.decode("utf-8")
-        except UnicodeDecodeError:  # a spreadsheet saved on Windows
-            return raw.decode("cp1252", errors="replace")
-    text = data.get("csv") if hasattr(data, "get") else None
-    if not isinstance(text, str) or not text.strip():
-        raise RuleRefused("bad_input", detail=say("csv_empty"))
-    return text
+        def run():
+            try:
+                summary = entries_import(event=event, text=text, by=request.user)
+            except CsvRejected as rejected:
+                return answer(request, {"error": "csv_rejected",
+                                        "detail": say("entries_rejected", count=str(len(rejected.rows))),
+                                        "rows": rejected.rows}, status=400)
+            return answer(request, summary, status=201)
+        return idempotent(request, run)
 
 
 class BibApi(APIView):

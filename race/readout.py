@@ -10,12 +10,12 @@ ISO 8601 (`2026-06-06T21:14:05+02:00`; without an offset, the race's time zone).
 """
 from __future__ import annotations
 
-import csv
-import io
 import re
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
+
+from common.csv_rows import csv_table
 
 from .labels import say
 
@@ -28,14 +28,6 @@ ALIASES = {
 CLOCK = re.compile(r"^(\d{1,2}):(\d{2}):(\d{2})$")
 
 
-class ReadoutRejected(Exception):
-    """The file has bad rows: nothing is imported. `rows`: [{"line", "reason"}]."""
-
-    def __init__(self, rows: list[dict]):
-        super().__init__(f"{len(rows)} bad row(s)")
-        self.rows = rows
-
-
 @dataclass(frozen=True)
 class Row:
     line: int
@@ -44,13 +36,8 @@ class Row:
     time: str
 
 
-def _delimiter(first_line: str) -> str:
-    counts = {d: first_line.count(d) for d in (",", ";", "\t")}
-    return max(counts, key=counts.get) if any(counts.values()) else ","
-
-
 def _columns(header: list[str]) -> dict | None:
-    names = [h.strip().lower().lstrip("\ufeff") for h in header]
+    names = header
     found = {}
     for column, aliases in ALIASES.items():
         positions = [i for i, name in enumerate(names) if name in aliases]
@@ -62,24 +49,12 @@ def _columns(header: list[str]) -> dict | None:
 
 def read_rows(text: str) -> tuple[list[Row], list[dict]]:
     """(rows, bad rows) from the file's text; line 1 is the header."""
-    text = text.lstrip("\ufeff")
-    first = text.split("\n", 1)[0]
-    reader = csv.reader(io.StringIO(text), delimiter=_delimiter(first))
-    header = next(reader, None)
+    header, table, bad = csv_table(text, max_rows=MAX_ROWS)
     columns = _columns(header) if header else None
     if columns is None:
-        return [], [{"line": 1, "reason": say("csv_header", found=", ".join(header or []) or "-")}]
-    rows, bad = [], []
-    for values in reader:
-        line = reader.line_num
-        if not any(v.strip() for v in values):
-            continue                      # a blank line
-        if len(rows) + len(bad) >= MAX_ROWS:
-            return rows, bad + [{"line": line, "reason": say("csv_too_long", max=str(MAX_ROWS))}]
-        if len(values) != len(header):
-            bad.append({"line": line, "reason": say("csv_count", expected=str(len(header)),
-                                                    found=str(len(values)))})
-            continue
+        return [], [{"line": 1, "reason": say("csv_header", found=", ".join(header) or "-")}]
+    rows = []
+    for line, values in table:
         finger = values[columns["finger"]].strip()
         if not (finger.isascii() and finger.isdigit()) or int(finger) > 2**31 - 1:
             bad.append({"line": line, "reason": say("csv_finger", value=finger[:40])})

@@ -20,7 +20,7 @@ from race.selectors.boards import entries_with_courses, survivor_entry_view
 from race.labels import say
 from race.models import Checkpoint, Course, Entry, Infraction, LifeLoss, Punch
 from race.options import RULESET
-from race.readout import ReadoutRejected
+from common.csv_rows import CsvRejected as FileRejected
 from race.services.alerts import entry_alert
 from race.services.courses import checkpoint_create, course_create, course_points_confirm
 from race.services.entries import (entry_carrier_change, entry_gear_check, entry_register,
@@ -185,7 +185,7 @@ class RaceSteps:
     def _import(self, step: Step) -> str:
         try:
             done = punches_import(event=self.event(), text=step.race["csv"], by=self.user(step.by))
-        except ReadoutRejected as rejected:
+        except FileRejected as rejected:
             raise CsvRejected(rejected.rows) from None
         return (f"{done['rows']} row(s): {done['imported']} new, "
                 f"{done['already_there']} already there")

@@ -37,7 +37,7 @@ FEATURES: dict[str, Feature] = {
                          section="effect_default", options=("conflict_gap_s", "effect_conflict_mode"),
                          values=("conflict_until",)),
     # Hits by body location, armour per Conflict, wooden weapons (septenario §4).
-    "body_hits": Feature(used_by=("rulesets/body.py", "health/body.py"), section="body",
+    "body_hits": Feature(used_by=("rulesets/body.py", "health/body.py", "rulesets/sheet.py"), section="body",
                          options=("conflict_gap_s", "firearm_damage", "weapon_damage",
                                   "valid_melee_excludes", "piercing_degrades_armour",
                                   "wooden_limb_stun_s", "wooden_points_expire",
@@ -72,7 +72,7 @@ FEATURES: dict[str, Feature] = {
     "late_declarations": Feature(used_by=("health/declared_at.py",),
                                  options=("late_declaration_max_s",)),
     # Combat points on the sheet, within the ruleset's bounds (gn_fr).
-    "combat_base": Feature(used_by=("players/services.py",),
+    "combat_base": Feature(used_by=("rulesets/sheet.py",),
                            options=("combat_base_min", "combat_base_max")),
     # Psychological traits narrators set by hand (gn_fr A16).
     "psych_traits": Feature(used_by=("players/services.py",), options=("psych_traits",)),

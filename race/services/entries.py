@@ -24,7 +24,7 @@ GEAR = ("vest", "light", "phone")
 PHONE = re.compile(r"^\+?[0-9 .()\-]{6,30}$")
 
 
-def _check_members(kind: str, members: list[str]) -> list[str]:
+def members_check(kind: str, members: list[str]) -> list[str]:
     members = [m.strip() for m in members if m.strip()]
     if kind == Entry.TEAM and len(members) < 2:
         raise RuleRefused("bad_input", detail=say("team_members"))
@@ -33,7 +33,7 @@ def _check_members(kind: str, members: list[str]) -> list[str]:
     return members
 
 
-def _check_phone(phone: str) -> str:
+def phone_check(phone: str) -> str:
     phone = phone.strip()
     if not PHONE.match(phone) or not 6 <= sum(c.isdigit() for c in phone) <= 15:
         raise RuleRefused("bad_input", detail=say("bad_phone", phone=phone))
@@ -47,9 +47,9 @@ def entry_register(*, event: Event, course: Course, name: str, kind: str, finger
     """An entry and its login: a character of the event (character_create), so that the
     survivor's phone logs in with a link like in any other game, and whose code is the
     one on the bib's QR."""
-    members = _check_members(kind, members or [])
-    phone = _check_phone(phone)
-    carrier = _member(carrier, members, name) if carrier else (members[0] if members else "")
+    members = members_check(kind, members or [])
+    phone = phone_check(phone)
+    carrier = carrier_among(carrier, members, name) if carrier else (members[0] if members else "")
     # One registration at a time per race, so that the finger check holds.
     Event.objects.select_for_update().filter(pk=event.pk).first()
     holder = Entry.objects.filter(event=event, finger=finger).first()
@@ -67,7 +67,7 @@ def entry_register(*, event: Event, course: Course, name: str, kind: str, finger
     return entry
 
 
-def _member(carrier: str, members: list[str], name: str) -> str:
+def carrier_among(carrier: str, members: list[str], name: str) -> str:
     for member in members:
         if member.casefold() == carrier.strip().casefold():
             return member
@@ -121,7 +121,7 @@ def entry_carrier_change(*, entry: Entry, carrier: str, by) -> Entry:
         raise RuleRefused("race_not_team", name=entry.name)
     if entry.status not in (Entry.REGISTERED, Entry.RACING):
         raise RuleRefused("race_not_racing", name=entry.name, status=say(entry.status))
-    new = _member(carrier, entry.members, entry.name)
+    new = carrier_among(carrier, entry.members, entry.name)
     before, entry.carrier = entry.carrier, new
     entry.save(update_fields=["carrier"])
     race_journal(entry=entry, what="entry:carrier_changed", by=by,

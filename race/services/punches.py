@@ -11,13 +11,14 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
+from common.csv_rows import CsvRejected
 from rulesets import RuleRefused
 
 from ..labels import say
 from ..models import Checkpoint, Entry, Punch
 from ..options import race_options
 from ..publish import race_changed_on_commit
-from ..readout import ReadoutRejected, parse_time, read_rows
+from ..readout import parse_time, read_rows
 from ..selectors.entries import checkpoint_elsewhere, checkpoint_find, checkpoint_numbered
 from .common import entry_lock, instant, race_journal
 
@@ -61,7 +62,7 @@ def _balise(entry: Entry, scanned: str, *, code_allowed: bool) -> tuple[Checkpoi
 def punches_import(*, event, text: str, by) -> dict:
     """The finger readout, all or nothing: a file with any bad row (malformed, an unknown
     finger, a box number no course of the race has) imports nothing and the refusal lists
-    every bad row with its line and reason (ReadoutRejected). A balise of another course,
+    every bad row with its line and reason (CsvRejected). A balise of another course,
     or a row earlier than the finger's row before it, is imported marked not counted and
     listed in the answer. Punches already recorded (the same file twice) are skipped."""
     rows, bad = read_rows(text)
@@ -93,7 +94,7 @@ def punches_import(*, event, text: str, by) -> dict:
         previous[row.finger] = at
         punches.append((entry, cp, at, not_counted, row.line))
     if bad:
-        raise ReadoutRejected(sorted(bad, key=lambda b: b["line"]))
+        raise CsvRejected(bad)
     return _store(event, punches, by)
 
 

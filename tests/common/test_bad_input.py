@@ -447,7 +447,7 @@ def test_character_with_combat_base_out_of_range_is_refused(clock, event, player
     response = narrator_api.post(f"/api/events/{event.pk}/characters/",
                                  {"name": "Hercule", "sheet": {"combat_base": 9}}, format="json")
     assert response.status_code == 400
-    assert "combat_base must be between 0 and 5" in response.json()["detail"]
+    assert response.json()["detail"] == "combat_base must be a whole number from 0 to 5, not '9'."
     assert Character.objects.count() == characters
     assert get_user_model().objects.count() == users
 

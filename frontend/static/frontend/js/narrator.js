@@ -16,6 +16,7 @@ import { daysPanel, optionsPanel } from "./narrator_panels.js";
 import { actionSheet } from "./narrator_sheet.js";
 import { said } from "./outcome.js";
 import { requestBanner, requestsPanel } from "./requests.js";
+import { rosterPanel } from "./roster.js";
 import { panelFor } from "./panels.js";
 import { confirmButton, h, mount } from "./util.js";
 
@@ -91,6 +92,7 @@ export async function show(root, { id, me, context }) {
   const banners = bannerStack(`narrator-${id}`);
   const requests = requestsPanel(id, { get, send, t, h, onNew: (request) => banners.raise([requestBanner(request)]) });
   const days = daysPanel(id);
+  const roster = rosterPanel(id, { onImported: () => resync() });
   // The panels of the event's ruleset (an airsoft day's staff: js/referee.js), if it has any.
   const own = panelFor("narrator", event.ruleset);
   const staff = own ? own.render(id, { players: () => [...characters.values()], onCheckedIn: () => resync() }) : null;
@@ -110,7 +112,7 @@ export async function show(root, { id, me, context }) {
   renderTop();
   showJournal();
   mount(root, top, list.element,
-    h("div", { class: "narrator-side" }, requests.element, staff ? staff.element : null, days.element, journalBox, options),
+    h("div", { class: "narrator-side" }, requests.element, staff ? staff.element : null, days.element, journalBox, options, roster),
     sheet.element, sheet.button);
   list.refresh();
 
