@@ -171,6 +171,13 @@ CHANNEL_LAYERS = {
 # shared with Celery and the channel layer: never call cache.clear() (it flushes it all).
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
                       "LOCATION": REDIS_URL}}
+# A character's snapshot is kept this long after it was built (live/snapshot_cache.py): a
+# crowd reconnecting at once is served without rebuilding them. Entries are never stale
+# (their key is every row they were built from), this only bounds the memory they take.
+SNAPSHOT_CACHE_TTL_S = int(os.environ.get("SNAPSHOT_CACHE_TTL_S", "3600"))
+# Sessions are read from the cache, written through to the database: a phone's connect
+# does not query the database for its session (a logout deletes both).
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 CELERY_BROKER_URL = REDIS_URL
 CELERY_TASK_IGNORE_RESULT = True

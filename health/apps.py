@@ -12,6 +12,7 @@ class HealthConfig(AppConfig):
 
         snapshots.snapshot_queryset(snapshot.health_queryset)
         snapshots.snapshot_section(snapshot.health_section)
+        snapshots.snapshot_changes_at(snapshot.health_change_at)
         snapshots.snapshot_versions(selectors.snapshot_versions_of)
         players.character_created.register(services.health_initialise)
         players.characters_changed.register(services.snapshots_changed)

@@ -12,7 +12,7 @@ from .body import body_view
 from .selectors import character_sheet_view, declarable_actions, points_view, timer_view
 
 
-def health_queryset(rows, event, game_s):
+def health_queryset(rows):
     return rows.select_related("health")
 
 
@@ -46,3 +46,14 @@ def health_section(character: Character, now: datetime) -> dict:
         "body": body_view(rules, state, character.sheet, game_s, event.wall_time),
         "sheet": character_sheet_view(ruleset, character),
     }
+
+
+def health_change_at(snapshot: dict, game_s: float) -> float | None:
+    """The state moves only when a timer expires (the inert minute, a stunned limb's end
+    included); a Conflict ends at its own instant."""
+    instants = [t["game_s"] for t in snapshot["timers"]]
+    body = snapshot.get("body")
+    if body:
+        instants += [part["until_game_s"] for part in body["locations"]]
+        instants.append((body["conflict"] or {}).get("until_game_s"))
+    return min((at for at in instants if at is not None and at > game_s), default=None)
