@@ -56,7 +56,7 @@ async def one_connect(application, character_id: int, cookie: str) -> dict:
 async def one_get(application, path: str, cookie: str = "") -> int:
     from channels.testing import HttpCommunicator
     headers = [(b"host", b"testserver")] + ([(b"cookie", cookie.encode())] if cookie else [])
-    response = await HttpCommunicator(application, "GET", path, headers=headers).get_response()
+    response = await HttpCommunicator(application, "GET", path, headers=headers).get_response(timeout=30)
     return response["status"]
 
 
