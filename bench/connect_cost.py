@@ -53,6 +53,30 @@ async def one_connect(application, character_id: int, cookie: str) -> dict:
     return first
 
 
+class BareConsumer:
+    """The floor: a Channels consumer that accepts and sends one constant message, with
+    no session, user, group or query (built lazily: Django must be set up first)."""
+
+    @staticmethod
+    def application():
+        from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+        class Bare(AsyncJsonWebsocketConsumer):
+            async def connect(self):
+                await self.accept()
+                await self.send_json({"type": "snapshot", "snapshot": {}})
+        return Bare.as_asgi()
+
+
+async def bare_connect(application) -> None:
+    from channels.testing import WebsocketCommunicator
+    phone = WebsocketCommunicator(application, "/ws/live/")
+    connected, _ = await phone.connect(timeout=10)
+    assert connected
+    assert (await phone.receive_json_from(timeout=10))["type"] == "snapshot"
+    await phone.disconnect()
+
+
 async def one_get(application, path: str, cookie: str = "") -> int:
     from channels.testing import HttpCommunicator
     headers = [(b"host", b"testserver")] + ([(b"cookie", cookie.encode())] if cookie else [])
@@ -80,13 +104,23 @@ def connects(population, count: int, counter: QueryCounter, profile: bool) -> di
     if profile:
         import cProfile
         import pstats
-        with cProfile.Profile() as profiler:
+        with cProfile.Profile(time.process_time) as profiler:
             asyncio.run(run(count))
-        pstats.Stats(profiler).sort_stats("cumulative").print_stats(45)
+        profiler.dump_stats(os.environ.get("PROFILE_FILE", "var/bench/connect.prof"))
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(40)
     start = time.process_time()
     asyncio.run(run(count))
-    return {"connect_cpu_ms": _per_call(time.process_time() - start, count),
-            "connect_queries": queries}
+    cpu = time.process_time() - start
+    bare = BareConsumer.application()
+
+    async def floor(n: int):
+        for _ in range(n):
+            await bare_connect(bare)
+    asyncio.run(floor(20))
+    start = time.process_time()
+    asyncio.run(floor(count))
+    return {"connect_cpu_ms": _per_call(cpu, count), "connect_queries": queries,
+            "bare_consumer_cpu_ms": _per_call(time.process_time() - start, count)}
 
 
 def requests(count: int, counter: QueryCounter, paths: dict[str, tuple[str, str]]) -> dict:

@@ -169,8 +169,7 @@ CHANNEL_LAYERS = {
 }
 # In Redis so that every ASGI process shares the login-failure counts. The database is
 # shared with Celery and the channel layer: never call cache.clear() (it flushes it all).
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                      "LOCATION": REDIS_URL}}
+CACHES = {"default": {"BACKEND": "common.cache.SharedRedisCache", "LOCATION": REDIS_URL}}
 # A character's snapshot is kept this long after it was built (live/snapshot_cache.py): a
 # crowd reconnecting at once is served without rebuilding them. Entries are never stale
 # (their key is every row they were built from), this only bounds the memory they take.
