@@ -103,7 +103,8 @@ def _entry(snapshot: dict, game_s: float) -> tuple[float, dict] | None:
     return (until, snapshot) if until > game_s else None
 
 
-def remember(character: Character, snapshot: dict, game_s: float, *, key: str | None = None) -> None:
+def remember(character: Character, snapshot: dict, game_s: float, *,
+             key: str | None = None) -> None:
     """Keep a snapshot just built, unless it already changes at this instant."""
     entry = _entry(snapshot, game_s)
     if entry is not None:

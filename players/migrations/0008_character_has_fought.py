@@ -11,6 +11,9 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='character',
             name='has_fought',
-            field=models.BooleanField(default=False, help_text='Has been in a fight (duel, union, beating, heal): only then does its snapshot read the fights.'),
+            field=models.BooleanField(
+                default=False,
+                help_text="Has been in a fight (duel, union, beating, heal): only then does its "
+                          "snapshot read the fights."),
         ),
     ]

@@ -167,7 +167,8 @@ async def test_an_effect_for_everyone_pushed_while_the_first_snapshot_is_built_i
         first = await build(user, character_id)
         if not pushed:
             pushed.append(await sync_to_async(narrator_api.post)(
-                f"/api/events/{event.pk}/effects/", {"text": "Brouillard", "duration_s": 600, "everyone": True},
+                f"/api/events/{event.pk}/effects/",
+                {"text": "Brouillard", "duration_s": 600, "everyone": True},
                 format="json", HTTP_IDEMPOTENCY_KEY="fog"))
             await asyncio.sleep(0.2)        # the broadcast reaches this process meanwhile
         return first
