@@ -14,6 +14,7 @@ from combat.services.duels import duel_answer, duel_propose
 from combat.services.schedule import fights_sweep
 from combat.services.unions import union_claim
 from effects.services.effects import effect_push
+from effects.services.items import item_create
 from health.services import character_act
 from live.snapshot_cache import character_snapshot_cached
 from live.snapshots import character_for_snapshot, character_row, character_snapshot
@@ -209,3 +210,16 @@ def test_a_cached_snapshot_is_the_fresh_one_after_a_fight_and_an_object_carried(
     assert carry(client_for(lucia.user), lucia, item["code"]).status_code == 200
     carrying = assert_cached_is_fresh(lucia, from_cache=False)
     assert "Cofre" in [i["name"] for i in carrying["load"]["items"]]
+
+
+@pytest.mark.django_db
+def test_an_object_created_in_someones_hands_reaches_their_cached_snapshot(clock, narrator_user):
+    septenario = event_create(name="S", ruleset="septenario_es", language="es",
+                              by=narrator_user, start_clock=True)
+    lucia = character_create(event=septenario, name="Lucía", sheet=SHEET, by=narrator_user)
+    assert_cached_is_fresh(lucia, from_cache=False)
+    assert_cached_is_fresh(lucia, from_cache=True)
+    item_create(event=septenario, by=narrator_user, name="Arcabuz", kind="firearm", holder=lucia,
+                load=4)
+    carrying = assert_cached_is_fresh(lucia, from_cache=False)
+    assert "Arcabuz" in [i["name"] for i in carrying["load"]["items"]]
