@@ -3,8 +3,7 @@
 Django makes a cache object per thread and per async context, and its Redis backend
 builds a new client for each: a connection pool, a first TCP connection and a lookup of
 redis-py's version in the installed packages' metadata (a few milliseconds of CPU). Every
-websocket connect reads its session and snapshot on a fresh worker context, so it paid
-all of that twice. redis-py's client and pool are thread-safe: one per process serves
+websocket connect reads its snapshot on a fresh worker context, so it paid all of that. redis-py's client and pool are thread-safe: one per process serves
 every thread (a forked worker gets fresh connections, the pool checks its pid)."""
 from __future__ import annotations
 

@@ -179,9 +179,6 @@ CACHES = {"default": {"BACKEND": "common.cache.SharedRedisCache", "LOCATION": RE
 # crowd reconnecting at once is served without rebuilding them. Entries are never stale
 # (their key is every row they were built from), this only bounds the memory they take.
 SNAPSHOT_CACHE_TTL_S = int(os.environ.get("SNAPSHOT_CACHE_TTL_S", "3600"))
-# Sessions are read from the cache, written through to the database: a phone's connect
-# does not query the database for its session (a logout deletes both).
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 CELERY_BROKER_URL = REDIS_URL
 CELERY_TASK_IGNORE_RESULT = True

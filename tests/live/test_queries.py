@@ -84,14 +84,14 @@ def test_snapshot_queries_of_each_ruleset(clock, narrator_user, ruleset, sheet, 
 
 
 @pytest.mark.django_db
-def test_a_repeated_snapshot_read_costs_two_queries(clock, player, player_api):
-    """The session comes from the cache, then the user and the character's one row; the
-    snapshot itself from the cache."""
+def test_a_repeated_snapshot_read_costs_three_queries(clock, player, player_api):
+    """The session, the user and the character's one row; the snapshot itself from the
+    cache."""
     first = player_api.get(f"/api/characters/{player.pk}/")
     with CaptureQueriesContext(connection) as queries:
         again = player_api.get(f"/api/characters/{player.pk}/")
     assert again.status_code == 200
-    assert len(queries) == 2, [q["sql"] for q in queries]
+    assert len(queries) == 3, [q["sql"] for q in queries]
     first, again = first.json(), again.json()
     assert first.pop("server_time") <= again.pop("server_time")
     assert again == first
@@ -123,9 +123,9 @@ class EveryQuery:
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
-async def test_a_phone_connects_in_two_queries(clock, player, player_api):
-    """The user, then the character's row: the access check, the snapshot's key and,
-    from the cache, the snapshot."""
+async def test_a_phone_connects_in_three_queries(clock, player, player_api):
+    """The session, the user, then the character's row: the access check, the snapshot's
+    key and, from the cache, the snapshot."""
     with EveryQuery() as queries:
         for attempt in range(3):
             queries.count = 0
@@ -133,7 +133,7 @@ async def test_a_phone_connects_in_two_queries(clock, player, player_api):
             assert connected
             await next_snapshot(phone)
             await phone.disconnect()
-    assert queries.count == 2
+    assert queries.count == 3
 
 
 def served_and_fresh(character):
