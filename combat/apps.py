@@ -15,6 +15,7 @@ class CombatConfig(AppConfig):
 
         snapshots.snapshot_loader(snapshot.fights_loader)
         snapshots.snapshot_section(snapshot.fights_section)
+        snapshots.snapshot_changes_at(snapshot.fights_change_at)
         # A medic taken out, or a patient moved by a referee, ends the heal they were in;
         # a weapon or a bullet on a participant ends a duel.
         health.state_recorded.register(heals.heals_interrupted)

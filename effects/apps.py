@@ -17,6 +17,6 @@ class EffectsConfig(AppConfig):
         observers.state_recorded.register(effects_follow_conflict)
         privacy.export_sections.register(effects_export_section)
         privacy.person_erasers.register(effects_person_erase)
-        snapshots.snapshot_queryset(snapshot.effects_queryset)
         snapshots.snapshot_loader(snapshot.effects_loader)
         snapshots.snapshot_section(snapshot.effects_section)
+        snapshots.snapshot_changes_at(snapshot.effects_change_at)

@@ -16,8 +16,10 @@ from rest_framework.views import APIView
 from common.http import answer
 from common.idempotency import idempotent
 from players.models import Character, JournalEntry
-from players.selectors import character_by_code, character_visible, event_for_narrator, own_character
-from live.snapshots import character_for_snapshot, character_snapshot
+from players.selectors import (character_by_code, character_seen_as_narrator, character_visible,
+                               event_for_narrator, own_character)
+from live.snapshot_cache import character_snapshot_cached
+from live.snapshots import character_for_snapshot, character_row, character_snapshot
 from rulesets import RuleRefused
 
 from . import services
@@ -35,8 +37,11 @@ def _snapshot(character_id: int) -> dict:
 class CharacterApi(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT, summary="A character's snapshot: state, countdowns, points, effects, actions")
     def get(self, request, character_id):
-        character, _ = character_visible(request.user, character_id)
-        return answer(request, _snapshot(character.pk))
+        # One row for the access check and the snapshot's key: served from the cache
+        # while nothing it shows has changed.
+        character = character_row(character_id)
+        character_seen_as_narrator(request.user, character)
+        return answer(request, character_snapshot_cached(character, timezone.now()))
 
 
 class CharacterHistoryApi(APIView):

@@ -14,6 +14,7 @@ class HealthConfig(AppConfig):
         snapshots.snapshot_section(snapshot.health_section)
         snapshots.snapshot_loader(snapshot.treatments_loader)
         snapshots.snapshot_section(snapshot.treatments_section)
+        snapshots.snapshot_changes_at(snapshot.health_change_at)
         snapshots.snapshot_versions(selectors.snapshot_versions_of)
         players.characters_created.register(services.health_initialise)
         players.characters_changed.register(services.snapshots_changed)

@@ -7,19 +7,27 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.db.models import Exists, OuterRef
+
 from players.models import Character
 
 from .body import body_view
+from .models import Treatment
 from .selectors import (character_sheet_view, declarable_actions, points_view, running_treatments,
                         timer_view)
 
 
-def health_queryset(rows, event, game_s):
-    return rows.select_related("health")
+def health_queryset(rows):
+    """The health row, and whether anyone is treating the character: the treatments
+    themselves are read only for those who are (most snapshots need no query for them)."""
+    treated = Treatment.objects.filter(patient=OuterRef("pk"), status=Treatment.RUNNING)
+    return rows.select_related("health").annotate(being_treated=Exists(treated))
 
 
 def treatments_loader(characters: list[Character], event, game_s: float) -> None:
-    running = running_treatments(event, [c.pk for c in characters], game_s)
+    # A character read without the annotation (another query) is looked up to be safe.
+    treated = [c.pk for c in characters if getattr(c, "being_treated", True)]
+    running = running_treatments(event, treated, game_s) if treated else {}
     for character in characters:
         character.treatments_running = running.get(character.pk, [])
 
@@ -59,3 +67,14 @@ def health_section(character: Character, now: datetime) -> dict:
         "body": body_view(rules, state, character.sheet, game_s, event.wall_time),
         "sheet": character_sheet_view(ruleset, character),
     }
+
+
+def health_change_at(snapshot: dict, game_s: float) -> float | None:
+    """The state moves only when a timer expires (the inert minute, a stunned limb's end
+    included); a Conflict ends at its own instant."""
+    instants = [t["game_s"] for t in snapshot["timers"]]
+    body = snapshot.get("body")
+    if body:
+        instants += [part["until_game_s"] for part in body["locations"]]
+        instants.append((body["conflict"] or {}).get("until_game_s"))
+    return min((at for at in instants if at is not None and at > game_s), default=None)

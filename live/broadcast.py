@@ -34,6 +34,7 @@ class _Listener:
 
     def __init__(self):
         self.phones: dict[int, set] = defaultdict(set)
+        self.heard = 0                  # messages handed out since it was created
         self.subscribed = asyncio.Event()
         self.task = asyncio.ensure_future(self.listen())
 
@@ -57,6 +58,7 @@ class _Listener:
                 await client.aclose()
 
     async def hand_out(self, message: dict) -> None:
+        self.heard += 1
         named = set(message["characters"]) if message.get("characters") is not None else None
         for phone in list(self.phones.get(message["event"], ())):
             if named is not None and phone.character_id not in named:
@@ -84,6 +86,16 @@ async def join(event_id: int, phone) -> None:
         await asyncio.wait_for(listener.subscribed.wait(), timeout=5)
     except asyncio.TimeoutError:  # Redis is down: the phone still gets its snapshots
         log.warning("broadcast subscription not ready")
+
+
+def heard() -> int | None:
+    """How many broadcasts this process has handed out, None while it is not listening: a
+    phone that read its snapshot before joining compares it before and after joining, and
+    reads again if one may have gone by in between."""
+    listener = _listeners.get(asyncio.get_running_loop())
+    if listener is None or listener.task.done() or not listener.subscribed.is_set():
+        return None
+    return listener.heard
 
 
 def leave(event_id: int, phone) -> None:

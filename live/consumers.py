@@ -16,14 +16,15 @@ from django.utils import timezone
 from rest_framework.exceptions import APIException
 
 from common.i18n import localize
-from live.snapshots import (character_for_snapshot, character_snapshot, characters_for_snapshot,
+from live.snapshot_cache import character_snapshot_cached
+from live.snapshots import (character_row, character_snapshot, characters_for_snapshot,
                             current_versions, event_live_view)
 from rulesets.messages import DEFAULT_LANGUAGE, LANGUAGES
 
 from live import broadcast, watch
 from live.publish import character_group, narrators_group
 from players.models import Event
-from players.selectors import character_visible, event_for_narrator
+from players.selectors import character_seen_as_narrator, event_for_narrator
 
 
 def concurrent_db(func):
@@ -42,16 +43,6 @@ def concurrent_db(func):
 
 
 @concurrent_db
-def _character_access(user, character_id: int):
-    """(its event id, its groups) for a phone that may watch this character, else None."""
-    try:
-        character, _ = character_visible(user, character_id)
-    except APIException:
-        return None
-    return character.event_id, [character_group(character.pk)]
-
-
-@concurrent_db
 def _event_access(user, event_id: int):
     try:
         event = event_for_narrator(user, event_id)
@@ -61,13 +52,17 @@ def _event_access(user, event_id: int):
 
 
 @concurrent_db
-def _character_first(character_id: int):
-    # Read again, not reused from the access check: the clock may have moved since.
-    now = timezone.now()
-    character = character_for_snapshot(character_id, now)
-    if character is None:
+def _character_first(user, character_id: int):
+    """(its event id, its snapshot) for a phone that may watch this character, else None:
+    the access check and the snapshot read the same row, in one query when the snapshot
+    is in the cache (live/snapshot_cache.py)."""
+    character = character_row(character_id)
+    try:
+        character_seen_as_narrator(user, character)
+    except APIException:
         return None
-    return {"type": "snapshot", "snapshot": character_snapshot(character, now)}
+    return character.event_id, {"type": "snapshot",
+                                "snapshot": character_snapshot_cached(character, timezone.now())}
 
 
 @concurrent_db
@@ -141,45 +136,63 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
     character_id: int | None = None      # None: an event's narrators' view
     event_id: int | None = None
     checked_at = float("-inf")
+    admitted = False
 
     async def connect(self):
         user = self.scope.get("user")
         params = parse_qs(self.scope.get("query_string", b"").decode("utf-8", "replace"))
         lang = params.get("lang", [DEFAULT_LANGUAGE])[0]
         self.lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
-        access = None
+        first = None
         if user is not None and user.is_authenticated:
             if _int(params, "character") is not None:
-                self.character_id = _int(params, "character")
-                access = await _character_access(user, self.character_id)
+                first = await self._character_connect(user, _int(params, "character"))
             elif _int(params, "event") is not None:
-                access = await _event_access(user, _int(params, "event"))
-        if access is None:
+                first = await self._event_connect(user, _int(params, "event"))
+        if first is None:
             # Accepted, then closed: a close before the handshake reaches the browser as an
             # HTTP 403 (close event 1006), and the phone could not tell a refusal from a
             # network fault. 4403 is the code docs/api.md promises; the phone stops there.
             await self.accept()
             await self.close(code=4403)
             return
-        self.event_id, self.groups_joined = access
-        await self._join()
-        if self.character_id is not None:
-            await broadcast.join(self.event_id, self)
         watch.watch(self)
-        # Accepted before the snapshot is read: in a crowd, that read queues behind every
-        # other phone's access check, and the handshake must not wait for it (the phone
-        # would give up and retry).
+        self.admitted = True
         await self.accept()
-        # Built once the groups are joined: a change committed in between is sent through
-        # them, never missed (at worst it arrives twice, which the phone ignores).
-        first = await (_character_first(self.character_id) if self.character_id is not None
-                       else _event_first(self.event_id))
-        if first is None:               # deleted in between
-            await self.close(code=4403)
-            return
         # Sent before any group message is handled: the parts arrive one after the other.
         for message in (event_snapshot_parts(first) if first["type"] == "event_snapshot" else [first]):
             await self._send(message)
+
+    async def _character_connect(self, user, character_id: int) -> dict | None:
+        """Its group is joined before the snapshot is read (its name needs no query), so a
+        change committed in between is sent through it, never missed (at worst it arrives
+        twice, which the phone ignores). The event's broadcasts need the event, known from
+        that read: if one went by before they were joined, the snapshot is read again."""
+        self.character_id = character_id
+        self.groups_joined = [character_group(character_id)]
+        await self._join()
+        heard = broadcast.heard()
+        found = await _character_first(user, character_id)
+        if found is None:
+            await self._leave()
+            return None
+        self.event_id, first = found
+        await broadcast.join(self.event_id, self)
+        if heard is None or broadcast.heard() != heard:
+            found = await _character_first(user, character_id)
+            if found is None:          # deleted in between
+                return None
+            first = found[1]
+        return first
+
+    async def _event_connect(self, user, event_id: int) -> dict | None:
+        access = await _event_access(user, event_id)
+        if access is None:
+            return None
+        self.event_id, self.groups_joined = access
+        await self._join()
+        # Read once the group is joined: a change committed in between is sent through it.
+        return await _event_first(self.event_id)
 
     async def _join(self) -> None:
         for group in self.groups_joined:
@@ -203,12 +216,16 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         for snapshot in await _behind(self.event_id, held) if held else []:
             await self._send({"type": "snapshot", "snapshot": snapshot})
 
+    async def _leave(self) -> None:
+        for group in self.groups_joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        self.groups_joined = []
+
     async def disconnect(self, code):
         watch.unwatch(self)
         if self.character_id is not None and self.event_id is not None:
             broadcast.leave(self.event_id, self)
-        for group in self.groups_joined:
-            await self.channel_layer.group_discard(group, self.channel_name)
+        await self._leave()
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         """Phones send only small JSON pings: anything else (binary, huge, not JSON, nested
@@ -265,4 +282,6 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
                           "effect": message["effect"]})
 
     async def _send(self, payload: dict):
+        if not self.admitted:   # refused: a message of the group it had joined to check
+            return
         await self.send_json({**localize(payload, self.lang), "server_time": time.time()})

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from players.models import Character, Event
 
-from . import broadcast
+from . import broadcast, snapshot_cache
 from .snapshots import character_snapshot, characters_for_snapshot
 
 
@@ -63,6 +63,8 @@ def publish_characters(character_ids) -> None:
     for event in Event.objects.filter(pk__in=by_event):
         characters = characters_for_snapshot(event, now, pk__in=by_event[event.pk])
         snapshots = [character_snapshot(c, now) for c in characters]
+        # The phones that reconnect next find them ready.
+        snapshot_cache.remember_many(characters, snapshots, event.game_time(now))
         async_to_sync(_send)(event.pk, snapshots)
 
 

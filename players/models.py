@@ -92,6 +92,9 @@ class Character(models.Model):
     sheet = models.JSONField(default=dict, blank=True,
                              help_text='{"combat_base": 2, "skills": {"first_aid": "novice"}, "psych": {...}}')
     kits = models.JSONField(default=dict, blank=True, help_text='Kits held, e.g. {"kps": 3, "koc": 1}')
+    has_fought = models.BooleanField(
+        default=False, help_text="Has been in a fight (duel, union, beating, heal): only "
+                                 "then does its snapshot read the fights.")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["event", "code"], name="character_unique_code")]

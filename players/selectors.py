@@ -39,12 +39,18 @@ def character_visible(user, character_id: int) -> tuple[Character, bool]:
     """The character if the user plays it or narrates its event, with whether they act as
     a narrator. Anything else is a 404: a player cannot even learn another id exists."""
     character = Character.objects.select_related("event").filter(pk=character_id).first()
+    return character, character_seen_as_narrator(user, character)
+
+
+def character_seen_as_narrator(user, character: Character | None) -> bool:
+    """Whether the user sees this already loaded character as its narrator (False: as its
+    player); a 404 when they may not see it at all."""
     if character is None:
         raise NotFound()
     if character.user_id == user.pk:
-        return character, False
+        return False
     if is_narrator(user, character.event):
-        return character, True
+        return True
     raise NotFound()
 
 

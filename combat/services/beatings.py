@@ -11,8 +11,8 @@ from players.services import journal_write_many
 from rulesets import ENDING, RuleRefused
 
 from ..models import Acharnement
-from .common import (interaction, label, locked, now_and_game, require_fighter, running_event,
-                     someone)
+from .common import (fighters_mark, interaction, label, locked, now_and_game, require_fighter,
+                     running_event, someone)
 from .schedule import fight_due_on_commit, timed_end
 
 
@@ -44,6 +44,7 @@ def acharnement_start(*, attacker: Character, victim_code: str, kind: str, by) -
     character_apply_rules(health=rows[attacker.pk], event=event, action=spec["attacker"],
                           by=by, now=now, detail={"acharnement": beating.pk})
     _journal(beating, "started", by, now)
+    fighters_mark(character_ids=[attacker.pk, victim.pk])
     fight_due_on_commit("acharnement", beating.pk, event, beating.ends_game_s)
     return beating
 

@@ -87,3 +87,9 @@ def _unable(event: Event, health: HealthState, now, what: dict, actor: Character
 def now_and_game(event: Event):
     now = timezone.now()
     return now, event.game_time(now)
+
+
+def fighters_mark(*, character_ids) -> None:
+    """They are in a fight now: from here on their snapshots read the fights (a character
+    never marked is in none, and its snapshot skips those queries)."""
+    Character.objects.filter(pk__in=list(character_ids), has_fought=False).update(has_fought=True)

@@ -14,7 +14,8 @@ from players.services import journal_write_many
 from rulesets import RuleRefused
 
 from ..models import Duel
-from .common import interaction, label, locked, now_and_game, require_able, running_event, someone
+from .common import (fighters_mark, interaction, label, locked, now_and_game, require_able,
+                     running_event, someone)
 
 WEAPONS = ("stunning", "wounding", "firearm")
 # The weapon a defender holds, as the refusal duel_armed_defender words it.
@@ -44,6 +45,7 @@ def duel_propose(*, challenger: Character, opponent_code: str, by) -> Duel:
                                expires_game_s=game_s + float(spec["confirm_within_s"]),
                                created_by=by)
     _journal(duel, "proposed", by, now)
+    fighters_mark(character_ids=[challenger.pk, defender.pk])
     snapshots_changed(character_ids=[challenger.pk, defender.pk])
     return duel
 

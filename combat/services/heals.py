@@ -21,7 +21,8 @@ from rulesets import ENDING, RuleRefused
 
 from ..models import Heal
 from ..selectors import heal_kind_label
-from .common import interaction, label, locked, now_and_game, running_event, someone, state_label
+from .common import (fighters_mark, interaction, label, locked, now_and_game, running_event,
+                     someone, state_label)
 from .schedule import fight_due_on_commit, timed_end
 
 STOP_REASONS = ("hands_off", "fired", "hit")   # P07, P08 (B6), P09
@@ -59,6 +60,7 @@ def heal_start(*, medic: Character, patient_code: str, kind: str, by) -> Heal:
                 created_by=by)
     except IntegrityError:
         raise RuleRefused("patient_taken", name=patient.name, what=what) from None
+    fighters_mark(character_ids=[medic.pk, patient.pk])
     before = health.status
     action = spec["starts"] if kind == Heal.HEAL else spec["extraction_starts"]
     try:

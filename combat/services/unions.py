@@ -13,8 +13,8 @@ from players.services import journal_write_many
 from rulesets import ENDING, RuleRefused
 
 from ..models import Union, UnionMember
-from .common import (interaction, label, locked, now_and_game, require_able, require_fighter,
-                     running_event, someone)
+from .common import (fighters_mark, interaction, label, locked, now_and_game, require_able,
+                     require_fighter, running_event, someone)
 from .schedule import fight_due_on_commit, timed_end
 
 
@@ -45,6 +45,7 @@ def union_claim(*, claimant: Character, attacker_codes: list[str], defender_code
         [UnionMember(union=union, character=c, side=UnionMember.DEFENDERS, joined_game_s=game_s)
          for c in defenders])
     _journal(union, "claimed", by, now, attackers, defenders)
+    fighters_mark(character_ids=[c.pk for c in attackers + defenders])
     snapshots_changed(character_ids=[c.pk for c in attackers + defenders])
     fight_due_on_commit("union", union.pk, event, union.resolve_game_s)
     return union
@@ -69,6 +70,7 @@ def union_join(*, joiner: Character, defender_code: str, by) -> Union:
     require_able(event, rows[joiner.pk], spec["in_states"], now, what, actor=joiner)
     UnionMember.objects.create(union=union, character=joiner, side=UnionMember.DEFENDERS,
                                joined_game_s=game_s)
+    fighters_mark(character_ids=[joiner.pk])
     attackers, defenders = _sides(union)
     if len(attackers) <= float(spec["ratio"]) * len(defenders):
         union.status, union.reason = Union.CANCELLED, "rebalanced"

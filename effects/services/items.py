@@ -77,6 +77,8 @@ def item_create(*, event: Event, by, name: str, kind: str, single_use: bool | No
                                single_use=single_use, created_by=by, **fields)
     journal_write(event=event, kind="item", what="created", at=timezone.now(), by=by,
                   character=holder, detail={"item": item.code, "name": name, "kind": kind})
+    if holder is not None:     # it weighs in their Carga from now on
+        snapshots_changed(character_ids=[holder.pk])
     return item
 
 

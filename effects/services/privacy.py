@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from django.db.models import Q
 
+from health.services import snapshots_changed
+from players.models import Character
+
 from ..models import Effect, Item, OrganiserRequest
 
 ITEM_TEXTS = ("name", "tag_text", "secret_text", "effect_text")
@@ -19,11 +22,13 @@ def effects_person_erase(*, person, scrub) -> None:
     # Theirs, and those pushed to everyone in their events, which may name them.
     reached = Q(character_id__in=person.character_ids) | Q(character__isnull=True,
                                                           event_id__in=person.event_ids)
+    changed = False
     for effect in Effect.objects.filter(reached):
         text = scrub(effect.text)
         if text != effect.text:
             effect.text = text
             effect.save(update_fields=["text"])
+            changed = True
     for item in Item.objects.filter(event_id__in=person.event_ids):
         texts = {field: scrub(getattr(item, field)) for field in ITEM_TEXTS}
         if any(texts[field] != getattr(item, field) for field in ITEM_TEXTS):
@@ -31,3 +36,7 @@ def effects_person_erase(*, person, scrub) -> None:
                 setattr(item, field, value)
             item.name = item.name[:200]
             item.save(update_fields=list(ITEM_TEXTS))
+            changed = True
+    if changed:   # snapshots show these texts: none may be served or kept with the names
+        snapshots_changed(character_ids=Character.objects.filter(
+            event_id__in=person.event_ids).values_list("pk", flat=True))

@@ -135,10 +135,14 @@ async def test_a_change_committed_while_the_first_snapshot_is_built_is_not_misse
     just after that read still reaches the phone through them."""
     from live import consumers
     build = consumers._character_first
+    listening, _, _ = await connect(player_api, f"character={player.pk}")  # this process listens
+    await next_snapshot(listening)
+    changes = []
 
-    async def build_then_change(character_id):
-        first = await build(character_id)
-        await sync_to_async(act)(narrator_api, player, "hit_wounding")
+    async def build_then_change(user, character_id):
+        first = await build(user, character_id)
+        if not changes:
+            changes.append(await sync_to_async(act)(narrator_api, player, "hit_wounding"))
         return first
     monkeypatch.setattr(consumers, "_character_first", build_then_change)
 
@@ -146,3 +150,35 @@ async def test_a_change_committed_while_the_first_snapshot_is_built_is_not_misse
     assert (await next_snapshot(phone))["state"]["key"] == "healthy"
     assert (await next_snapshot(phone))["state"]["key"] == "wounded"
     await phone.disconnect()
+    await listening.disconnect()
+
+
+async def test_an_effect_for_everyone_pushed_while_the_first_snapshot_is_built_is_not_missed(
+        clock, event, player, player_api, narrator_api, monkeypatch):
+    """The event's broadcasts are joined once the read has named the event: an effect for
+    everyone that goes by in between is in the snapshot (read again) or arrives after it."""
+    from live import consumers
+    build = consumers._character_first
+    listening, _, _ = await connect(player_api, f"character={player.pk}")
+    await next_snapshot(listening)
+    pushed = []
+
+    async def build_then_push(user, character_id):
+        first = await build(user, character_id)
+        if not pushed:
+            pushed.append(await sync_to_async(narrator_api.post)(
+                f"/api/events/{event.pk}/effects/",
+                {"text": "Brouillard", "duration_s": 600, "everyone": True},
+                format="json", HTTP_IDEMPOTENCY_KEY="fog"))
+            await asyncio.sleep(0.2)        # the broadcast reaches this process meanwhile
+        return first
+    monkeypatch.setattr(consumers, "_character_first", build_then_push)
+
+    phone, _, _ = await connect(player_api, f"character={player.pk}")
+    first = await next_snapshot(phone)
+    assert pushed[0].status_code == 201, pushed[0].content
+    if not any(e["text"] == "Brouillard" for e in first["effects"]):
+        message = await phone.receive_json_from(timeout=5)
+        assert message["type"] == "effect" and message["effect"]["text"] == "Brouillard"
+    await phone.disconnect()
+    await listening.disconnect()
