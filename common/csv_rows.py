@@ -16,7 +16,9 @@ from rest_framework import parsers
 
 from rulesets import RuleRefused
 
+from .http import answer
 from .i18n import label, localize, refusal_text
+from .idempotency import idempotent
 
 TEXTS = {
     "csv_count": gettext_noop("expected {expected} values, found {found}"),
@@ -119,3 +121,16 @@ def csv_file_import(*, path: str, language: str, run, rejected_label, write, fai
         raise fail(localize(rejected_label(len(rejected.rows)), language)) from None
     except RuleRefused as refused:
         raise fail(refusal_text(refused, language)) from None
+
+
+def csv_import_answered(request, *, run_import, rejected_detail):
+    """An import's answer, once per Idempotency-Key: 201 with what `run_import()` made, or
+    400 `csv_rejected` with every bad line and `rejected_detail(count)` as its headline."""
+    def run():
+        try:
+            summary = run_import()
+        except CsvRejected as rejected:
+            return answer(request, {"error": "csv_rejected", "rows": rejected.rows,
+                                    "detail": rejected_detail(len(rejected.rows))}, status=400)
+        return answer(request, summary, status=201)
+    return idempotent(request, run)

@@ -10,7 +10,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.parsers import MultiPartParser
 from rest_framework.views import APIView
 
-from common.csv_rows import CsvParser, CsvRejected, uploaded_csv_text
+from common.csv_rows import CsvParser, csv_import_answered, uploaded_csv_text
 from common.idempotency import idempotent
 from common.parsers import JSONParser
 from rulesets.sheet import sheet_fields
@@ -62,12 +62,6 @@ class RosterImportApi(APIView):
     def post(self, request, event_id):
         event = event_for_narrator(request.user, event_id)
         text = uploaded_csv_text(request.data, empty=roster_services.say("roster_empty"))
-
-        def run():
-            try:
-                summary = roster_services.characters_import(event=event, text=text, by=request.user)
-            except CsvRejected as rejected:
-                return answer(request, {"error": "csv_rejected", "rows": rejected.rows, "detail": roster_services.say(
-                    "roster_rejected", count=str(len(rejected.rows)))}, status=400)
-            return answer(request, summary, status=201)
-        return idempotent(request, run)
+        return csv_import_answered(
+            request, run_import=lambda: roster_services.characters_import(event=event, text=text, by=request.user),
+            rejected_detail=lambda count: roster_services.say("roster_rejected", count=str(count)))

@@ -13,10 +13,9 @@ from common.errors import request_language
 from common.http import answer
 from common.i18n import refusal_text
 from common.idempotency import idempotent
-from common.csv_rows import CsvParser, CsvRejected, uploaded_csv_text
+from common.csv_rows import CsvParser, csv_import_answered, uploaded_csv_text
 from common.parsers import JSONParser
 from schedule.day_apis import AwareDateTimeField
-from rulesets import RuleRefused
 
 from .selectors import boards
 from .labels import say
@@ -68,15 +67,9 @@ class PunchImportApi(APIView):
         event = race_for_organiser(request.user, event_id)
         text = uploaded_csv_text(request.data, empty=say("csv_empty"))
 
-        def run():
-            try:
-                summary = punches.punches_import(event=event, text=text, by=request.user)
-            except CsvRejected as rejected:
-                return answer(request, {"error": "csv_rejected",
-                                        "detail": say("csv_rejected", count=str(len(rejected.rows))),
-                                        "rows": rejected.rows}, status=400)
-            return answer(request, summary, status=201)
-        return idempotent(request, run)
+        return csv_import_answered(
+            request, run_import=lambda: punches.punches_import(event=event, text=text, by=request.user),
+            rejected_detail=lambda count: say("csv_rejected", count=str(count)))
 
 
 class EntriesImportApi(APIView):
@@ -91,15 +84,9 @@ class EntriesImportApi(APIView):
         event = race_for_organiser(request.user, event_id)
         text = uploaded_csv_text(request.data, empty=say("entries_empty"))
 
-        def run():
-            try:
-                summary = entries_import(event=event, text=text, by=request.user)
-            except CsvRejected as rejected:
-                return answer(request, {"error": "csv_rejected",
-                                        "detail": say("entries_rejected", count=str(len(rejected.rows))),
-                                        "rows": rejected.rows}, status=400)
-            return answer(request, summary, status=201)
-        return idempotent(request, run)
+        return csv_import_answered(
+            request, run_import=lambda: entries_import(event=event, text=text, by=request.user),
+            rejected_detail=lambda count: say("entries_rejected", count=str(count)))
 
 
 class BibApi(APIView):
