@@ -14,8 +14,15 @@ from players.services import character_create, event_create, team_get_or_create
 
 
 def pytest_collection_modifyitems(items):
-    """Browser tests last: they hold a browser (and its event loop) until the session ends."""
+    """Browser tests last: they hold a browser (and its event loop) until the session ends.
+
+    A browser test that fails is run again, at most twice: in a full run on this 2-core
+    machine a few of them miss a 15 s wait now and then, and pass alone (see
+    docs/performance.md, "Known flaky browser tests"); one that fails three times fails."""
     items.sort(key=lambda item: "/browser/" in str(item.path))
+    for item in items:
+        if "/browser/" in str(item.path):
+            item.add_marker(pytest.mark.flaky(reruns=2))
 
 
 class Clock:
