@@ -194,6 +194,17 @@ SWEEP_INTERVAL_S = float(os.environ.get("SWEEP_INTERVAL_S", "5"))
 # (live/watch.py). A heartbeat asks for that at most this often per phone.
 LIVE_WATCH_INTERVAL_S = float(os.environ.get("LIVE_WATCH_INTERVAL_S", "2"))
 LIVE_CHECK_MIN_INTERVAL_S = float(os.environ.get("LIVE_CHECK_MIN_INTERVAL_S", "1"))
+# Admission of live connects, per server process (live/admission.py): at most this many
+# in progress, at most this many begun per second (a token bucket holding up to
+# LIVE_CONNECTS_BURST; 0: no rate limit). The others are told at once to come back after
+# LIVE_RETRY_MIN_S..LIVE_RETRY_MAX_S (the next free slot at that rate) plus jitter.
+# Measured on the 2-core reference machine: docs/performance.md.
+LIVE_CONNECTS_IN_PROGRESS_MAX = int(os.environ.get("LIVE_CONNECTS_IN_PROGRESS_MAX", "32"))
+LIVE_CONNECTS_PER_S = float(os.environ.get("LIVE_CONNECTS_PER_S", "150"))
+LIVE_CONNECTS_BURST = float(os.environ.get("LIVE_CONNECTS_BURST", "0"))
+LIVE_RETRY_MIN_S = float(os.environ.get("LIVE_RETRY_MIN_S", "1"))
+LIVE_RETRY_MAX_S = float(os.environ.get("LIVE_RETRY_MAX_S", "30"))
+LIVE_RETRY_JITTER_S = float(os.environ.get("LIVE_RETRY_JITTER_S", "1"))
 # A timer task is queued at commit only for a deadline this near; beat queues the others
 # as they come within reach (common/deadlines.py).
 DEADLINE_TASK_HORIZON_S = float(os.environ.get("DEADLINE_TASK_HORIZON_S", "120"))

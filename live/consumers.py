@@ -1,9 +1,11 @@
 """One websocket per phone. Transport only: authenticate, join groups, send a snapshot on
 connect, forward each new snapshot or effect, answer pings with the server's time, and
-answer the heartbeat (a ping with the versions the phone holds) with what it missed."""
+answer the heartbeat (a ping with the versions the phone holds) with what it missed.
+Who is let in while a crowd connects, and who is told to come back, is live/admission.py."""
 from __future__ import annotations
 
 import functools
+import logging
 import math
 import time
 from urllib.parse import parse_qs
@@ -21,7 +23,7 @@ from live.snapshots import (character_row, character_snapshot, characters_for_sn
                             current_versions, event_live_view)
 from rulesets.messages import DEFAULT_LANGUAGE, LANGUAGES
 
-from live import broadcast, watch
+from live import admission, broadcast, watch
 from live.publish import character_group, narrators_group
 from players.models import Event
 from players.selectors import character_seen_as_narrator, event_for_narrator
@@ -40,6 +42,15 @@ def concurrent_db(func):
             # websocket would keep a pooled PostgreSQL connection until the pool runs dry.
             close_old_connections()
     return database_sync_to_async(closing, thread_sensitive=False)
+
+logger = logging.getLogger(__name__)
+
+
+class _Gone(Exception):
+    """The phone hung up while its connect waited: its work is dropped."""
+
+
+_user = concurrent_db(admission.user_from_cookies)
 
 
 @concurrent_db
@@ -138,17 +149,36 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
     checked_at = float("-inf")
     admitted = False
 
+    async def __call__(self, scope, receive, send):
+        self.hangup = admission.Hangup(receive)
+        try:
+            await super().__call__(scope, self.hangup.receive, send)
+        finally:
+            self.hangup.stop()
+
     async def connect(self):
-        user = self.scope.get("user")
         params = parse_qs(self.scope.get("query_string", b"").decode("utf-8", "replace"))
         lang = params.get("lang", [DEFAULT_LANGUAGE])[0]
         self.lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
-        first = None
-        if user is not None and user.is_authenticated:
-            if _int(params, "character") is not None:
-                first = await self._character_connect(user, _int(params, "character"))
-            elif _int(params, "event") is not None:
-                first = await self._event_connect(user, _int(params, "event"))
+        # Before any database or Redis work: a crowd beyond what this process sustains is
+        # told at once when to come back.
+        if not admission.door.admit():
+            await self._come_back_later()
+            return
+        try:
+            first = await self._first(params)
+        except _Gone:
+            return      # nothing to answer; its disconnect (next message) cleans up
+        except admission.BUSY_ERRORS as error:
+            # A lookup that failed under load or a fault says nothing about the phone's
+            # right to connect: never "forbidden", come back later.
+            logger.warning("live connect answered busy: %r", error)
+            await self._come_back_later()
+            return
+        finally:
+            admission.door.done()
+        if self.hangup.gone:
+            return
         if first is None:
             # Accepted, then closed: a close before the handshake reaches the browser as an
             # HTTP 403 (close event 1006), and the phone could not tell a refusal from a
@@ -163,6 +193,31 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         for message in (event_snapshot_parts(first) if first["type"] == "event_snapshot" else [first]):
             await self._send(message)
 
+    async def _first(self, params: dict) -> dict | None:
+        """The first message for this phone, or None when it may not subscribe. Raises
+        _Gone when the phone hung up meanwhile (checked before each costly step)."""
+        self.hangup.listen()
+        user = await _user(self.scope)
+        self._check_still_there()
+        if not user.is_authenticated:
+            return None
+        if _int(params, "character") is not None:
+            return await self._character_connect(user, _int(params, "character"))
+        if _int(params, "event") is not None:
+            return await self._event_connect(user, _int(params, "event"))
+        return None
+
+    def _check_still_there(self) -> None:
+        if self.hangup.gone:
+            raise _Gone
+
+    async def _come_back_later(self) -> None:
+        """The refusal a phone reads (docs/api.md): opened, then closed with 1013 and the
+        delay after which to try again."""
+        await self.accept()
+        await self.close(code=admission.TRY_AGAIN_LATER,
+                         reason=admission.busy_reason(admission.door.retry_after_s()))
+
     async def _character_connect(self, user, character_id: int) -> dict | None:
         """Its group is joined before the snapshot is read (its name needs no query), so a
         change committed in between is sent through it, never missed (at worst it arrives
@@ -171,12 +226,14 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         self.character_id = character_id
         self.groups_joined = [character_group(character_id)]
         await self._join()
+        self._check_still_there()
         heard = broadcast.heard()
         found = await _character_first(user, character_id)
         if found is None:
             await self._leave()
             return None
         self.event_id, first = found
+        self._check_still_there()
         await broadcast.join(self.event_id, self)
         if heard is None or broadcast.heard() != heard:
             found = await _character_first(user, character_id)
@@ -191,6 +248,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             return None
         self.event_id, self.groups_joined = access
         await self._join()
+        self._check_still_there()
         # Read once the group is joined: a change committed in between is sent through it.
         return await _event_first(self.event_id)
 
@@ -217,9 +275,12 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             await self._send({"type": "snapshot", "snapshot": snapshot})
 
     async def _leave(self) -> None:
-        for group in self.groups_joined:
-            await self.channel_layer.group_discard(group, self.channel_name)
-        self.groups_joined = []
+        groups, self.groups_joined = self.groups_joined, []
+        for group in groups:
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except admission.BUSY_ERRORS:
+                pass    # Redis down or swamped: the membership expires by itself (group_expiry)
 
     async def disconnect(self, code):
         watch.unwatch(self)

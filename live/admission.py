@@ -1,0 +1,149 @@
+"""Who may open a live websocket now, and who must come back later.
+
+A crowd of phones reconnecting at once (a server restart, the venue's Wi-Fi back) used to
+collapse the server: every connect read the login, joined groups and built a snapshot at
+once, the handshakes queued past the phones' patience, the phones gave up and retried,
+and the server kept working for connections nobody held any more. Some lookups failed
+under the load and those phones were told "forbidden" and stopped for good.
+
+Here, per server process:
+- A connect is admitted while fewer than LIVE_CONNECTS_IN_PROGRESS_MAX are in progress
+  and a token of the bucket refilled at LIVE_CONNECTS_PER_S is left (both measured on the
+  target machine, see docs/performance.md). The others are told at once, before any
+  database or Redis work, when to come back: each refused phone is given the next free
+  slot of a virtual queue served at the admitted rate, plus jitter, so the crowd returns
+  spread over the next seconds instead of all together.
+- A phone that hangs up while its connect waits is noticed (`Hangup`) and its work dropped.
+- A lookup that fails (database, Redis, the channel layer) is `BUSY_ERRORS`: the phone is
+  told to come back, never that it is forbidden.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from importlib import import_module
+from types import SimpleNamespace
+
+from django.conf import settings
+from django.contrib import auth
+from django.db import Error as DatabaseError
+from django.http.cookie import parse_cookie
+from redis.exceptions import RedisError
+
+# The close code of the refusal: RFC 6455's "Try Again Later".
+TRY_AGAIN_LATER = 1013
+
+# What a crowd or a fault makes a connect raise: the phone is told to come back. Anything
+# else is a bug and is left to raise (it is logged by the server).
+BUSY_ERRORS = (DatabaseError, RedisError, OSError, TimeoutError)
+
+
+class Door:
+    """The admission state of this process (one instance: `door`)."""
+
+    def __init__(self):
+        self.in_progress = 0
+        self.tokens = None           # filled on first use, from the settings then in force
+        self.refilled = time.monotonic()
+        self.next_slot = 0.0         # monotonic time of the next free return slot
+
+    def _rate(self) -> float:
+        return float(settings.LIVE_CONNECTS_PER_S)
+
+    def _refill(self, now: float) -> None:
+        rate = self._rate()
+        burst = max(1.0, float(settings.LIVE_CONNECTS_BURST) or rate)
+        if self.tokens is None:
+            self.tokens = burst
+        elif rate > 0:
+            self.tokens = min(burst, self.tokens + (now - self.refilled) * rate)
+        self.refilled = now
+
+    def admit(self) -> bool:
+        """True: this connect may proceed (call `done()` when it ends). No I/O."""
+        if self.in_progress >= settings.LIVE_CONNECTS_IN_PROGRESS_MAX:
+            return False
+        if self._rate() > 0:
+            self._refill(time.monotonic())
+            if self.tokens < 1:
+                return False
+            self.tokens -= 1
+        self.in_progress += 1
+        return True
+
+    def done(self) -> None:
+        self.in_progress -= 1
+
+    def retry_after_s(self) -> float:
+        """When a refused phone should come back: the next free slot of a queue served at
+        the admitted rate (so a crowd of N is spread over N / rate seconds), at least
+        LIVE_RETRY_MIN_S, at most LIVE_RETRY_MAX_S, plus up to LIVE_RETRY_JITTER_S."""
+        now = time.monotonic()
+        low, high = settings.LIVE_RETRY_MIN_S, settings.LIVE_RETRY_MAX_S
+        rate = self._rate() or settings.LIVE_CONNECTS_IN_PROGRESS_MAX
+        self.next_slot = max(self.next_slot, now + low) + 1 / rate
+        wait = self.next_slot - now
+        if wait > high:
+            # More phones than the window holds (or phones that ignore the hint keep
+            # taking slots): spread the rest evenly over the whole window.
+            self.next_slot = now + high
+            wait = random.uniform(low, high)
+        return round(min(high, wait + random.uniform(0, settings.LIVE_RETRY_JITTER_S)), 1)
+
+
+door = Door()
+
+
+def busy_reason(retry_after_s: float) -> str:
+    """The close reason of the refusal, readable by the phone (a browser WebSocket sees a
+    close event's code and reason, never an HTTP status); well under the 123 bytes a close
+    frame allows."""
+    return json.dumps({"retry_after_ms": int(retry_after_s * 1000)}, separators=(",", ":"))
+
+
+def user_from_cookies(scope):
+    """The user of the phone's login cookie, or AnonymousUser (no cookie, unknown, expired
+    or ended): that alone is a refusal. Reading it may raise one of BUSY_ERRORS. Runs in
+    a worker thread (a database read)."""
+    cookies = {}
+    for name, value in scope.get("headers", []):
+        if name == b"cookie":
+            cookies.update(parse_cookie(value.decode("latin1")))
+    store = import_module(settings.SESSION_ENGINE).SessionStore(cookies.get(settings.SESSION_COOKIE_NAME))
+    # Django's own check, as for a request: the user exists, is active, and the login's
+    # hash still matches (a password change ends it).
+    return auth.get_user(SimpleNamespace(session=store))
+
+
+class Hangup:
+    """Wraps the connection's ASGI `receive` so that the consumer can tell, while its
+    connect waits, whether the phone has already hung up: during the connect, the next
+    message is read ahead; it is handed on untouched when the consumer asks for it."""
+
+    def __init__(self, receive):
+        self._receive = receive
+        self._ahead: asyncio.Future | None = None
+
+    async def receive(self):
+        if self._ahead is not None:
+            ahead, self._ahead = self._ahead, None
+            return await ahead
+        return await self._receive()
+
+    def listen(self) -> None:
+        """Start reading ahead (once the connect message has been taken)."""
+        if self._ahead is None:
+            self._ahead = asyncio.ensure_future(self._receive())
+
+    @property
+    def gone(self) -> bool:
+        ahead = self._ahead
+        return (ahead is not None and ahead.done() and not ahead.cancelled()
+                and ahead.exception() is None
+                and ahead.result().get("type") == "websocket.disconnect")
+
+    def stop(self) -> None:
+        if self._ahead is not None and not self._ahead.done():
+            self._ahead.cancel()
