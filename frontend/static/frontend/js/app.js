@@ -17,7 +17,9 @@ import "./body_panels.js";
 
 const root = document.getElementById("app");
 const topbar = document.getElementById("topbar");
-const status = { online: navigator.onLine, syncedAt: null, waiting: 0, refused: false };
+// busyUntil: a crowd is reconnecting and the server asked this phone to come back then
+// (js/live.js): it says "Reconnecting", not "Offline".
+const status = { online: navigator.onLine, syncedAt: null, waiting: 0, refused: false, busyUntil: 0 };
 let cleanup = null;
 let me = null;
 const emergency = emergencyControl();   // Urgence / Emergencia, in the top bar of every screen
@@ -46,6 +48,8 @@ function renderTopbar() {
     ? h("span", { class: "net offline", role: "alert" }, "○ ", t("Logged out: scan the QR code on your character sheet to log in again."))
     : status.online
     ? h("span", { class: "net online" }, "● ", t("Online"))
+    : status.busyUntil > Date.now()
+    ? h("span", { class: "net reconnecting" }, "○ ", t("Reconnecting…"))
     : h("span", { class: "net offline" }, "○ ", t("Offline"),
         ago !== null ? ` — ${t("last synced %(ago)s ago", { ago: ago < 60 ? `${Math.floor(ago)} s` : `${Math.floor(ago / 60)} min` })}` : "");
   const select = h("select", { "aria-label": t("Language"), onchange: (e) => setLanguage(e.target.value) },
@@ -56,7 +60,11 @@ function renderTopbar() {
 }
 
 export const context = {
-  setOnline(online) { status.online = online; if (online) status.syncedAt = Date.now(); renderTopbar(); },
+  setOnline(online) {
+    status.online = online;
+    if (online) { status.syncedAt = Date.now(); status.busyUntil = 0; }
+    renderTopbar();
+  },
   synced(at = Date.now()) { status.syncedAt = at; renderTopbar(); },
   syncedAt() { return status.syncedAt; },
 };
@@ -65,6 +73,7 @@ onOutbox((items) => { status.waiting = items.length; renderTopbar(); });
 window.addEventListener("online", () => renderTopbar());
 // The live channel refused this session (js/live.js): the phone stops retrying and says why.
 window.addEventListener("live-refused", () => { status.refused = true; renderTopbar(); });
+window.addEventListener("live-busy", (event) => { status.busyUntil = event.detail.until; renderTopbar(); });
 window.addEventListener("offline", () => { status.online = false; renderTopbar(); });
 setInterval(renderTopbar, 10000);
 

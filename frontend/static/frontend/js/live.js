@@ -7,7 +7,10 @@
 // The heartbeat (every 30 s, and when the server asks with `check` because Redis lost its
 // data) carries the versions held; the server re-joins this socket's groups and sends a
 // fresh snapshot of whatever is behind. A refused subscription (close code 4403: logged
-// out, or not allowed) is not retried.
+// out, or not allowed) is not retried. A server busy with a crowd of phones closes with
+// 1013 and the delay after which to come back (`{"retry_after_ms": n}` as the reason):
+// the phone waits that long (plus a little jitter) instead of its own backoff, and shows
+// that it is reconnecting, nothing more.
 import { clock } from "./clock.js";
 import { lang } from "./i18n.js";
 
@@ -22,11 +25,13 @@ export class Live {
     this.versions = new Map();
     this.pushes = new Map();   // character id -> push ids of the effects it holds
     this.attempt = 0;
+    this.notBefore = 0;        // Date.now() before which the busy server asked not to return
     this.closed = false;
     this.connect();
     this.pinger = setInterval(() => this.ping({ heartbeat: true }), 30000);
     // A phone that slept or lost signal reconnects at once instead of waiting its backoff.
-    const wake = () => { if (!this.closed && !this.isOpen()) this.connect(); };
+    // Not before the time a busy server gave: the whole crowd wakes up at once too.
+    const wake = () => { if (!this.closed && !this.isOpen() && Date.now() >= this.notBefore) this.connect(); };
     document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") wake(); });
     window.addEventListener("online", wake);
   }
@@ -63,6 +68,15 @@ export class Live {
         this.close();
         this.onStatus("refused");
         window.dispatchEvent(new CustomEvent("live-refused"));
+        return;
+      }
+      const hint = busyHint(event);
+      if (hint !== null) {
+        // Told when to come back: not a failure of this phone, its backoff is not raised.
+        this.notBefore = Date.now() + hint;
+        window.dispatchEvent(new CustomEvent("live-busy", { detail: { until: this.notBefore } }));
+        this.onStatus("reconnecting");
+        this.retry = setTimeout(() => this.connect(), hint + HINT_JITTER_MS * Math.random());
         return;
       }
       this.onStatus("offline");
@@ -115,6 +129,23 @@ export class Live {
   hold(snapshot) {
     this.versions.set(snapshot.character.id, snapshot.version);
     this.pushes.set(snapshot.character.id, new Set(snapshot.effects.map((e) => e.push)));
+  }
+}
+
+// Added to the server's delay: its own jitter spreads the crowd, this keeps phones told
+// the same delay from landing in the same millisecond.
+const HINT_JITTER_MS = 500;
+const HINT_MAX_MS = 120000;
+
+// The delay a busy server gave with its close (code 1013, reason {"retry_after_ms": n}),
+// in ms, or null: any other close, or a reason this phone cannot read.
+export function busyHint(event) {
+  if (event.code !== 1013) return null;
+  try {
+    const ms = JSON.parse(event.reason).retry_after_ms;
+    return Number.isFinite(ms) && ms >= 0 ? Math.min(ms, HINT_MAX_MS) : null;
+  } catch {
+    return null;
   }
 }
 
