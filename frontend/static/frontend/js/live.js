@@ -53,6 +53,7 @@ export class Live {
     this.socket = socket;
     socket.onopen = () => {
       this.attempt = 0;
+      this.notBefore = 0;
       this.onStatus("online");
       for (let i = 0; i < 3; i += 1) setTimeout(() => this.ping(), i * 700);
     };
