@@ -32,9 +32,6 @@ from django.db import Error as DatabaseError
 from django.http.cookie import parse_cookie
 from redis.exceptions import RedisError
 
-# The close code of the refusal: RFC 6455's "Try Again Later".
-TRY_AGAIN_LATER = 1013
-
 # What a crowd or a fault makes a connect raise: the phone is told to come back. Anything
 # else is a bug and is left to raise (it is logged by the server).
 BUSY_ERRORS = (DatabaseError, RedisError, OSError, TimeoutError)

@@ -215,8 +215,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         """The refusal a phone reads (docs/api.md): opened, then closed with 1013 and the
         delay after which to try again."""
         await self.accept()
-        await self.close(code=admission.TRY_AGAIN_LATER,
-                         reason=admission.busy_reason(admission.door.retry_after_s()))
+        # 1013: RFC 6455's "Try Again Later".
+        await self.close(code=1013, reason=admission.busy_reason(admission.door.retry_after_s()))
 
     async def _character_connect(self, user, character_id: int) -> dict | None:
         """Its group is joined before the snapshot is read (its name needs no query), so a

@@ -42,7 +42,7 @@ async def first_answer(phone) -> tuple[str, object]:
         assert message["type"] == "snapshot", message
         return "snapshot", message["snapshot"]["version"]
     assert output["type"] == "websocket.close", output
-    if output["code"] == admission.TRY_AGAIN_LATER:
+    if output["code"] == 1013:          # Try Again Later
         assert len(output["reason"].encode()) <= 123
         return "busy", json.loads(output["reason"])["retry_after_ms"]
     return "closed", output["code"]
