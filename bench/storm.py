@@ -2,12 +2,12 @@
 after a server restart or when the venue's Wi-Fi comes back, and retry until each holds
 its snapshot. Two kinds of phones:
 
-- `backoff`: the app's own behaviour (js/live.js): a busy server's close (1013,
+- `backoff`: the app's own behaviour (js/live.js): a busy server's close (4013,
   `retry_after_ms`) is honoured (plus up to 500 ms), any other failure waits the app's
   backoff, 1 s, 2 s, 4 s... up to 30 s, times 0.5 to 1.5.
 - `every-second`: a naive client that ignores the hint and tries again every second.
 
-Measured: the time until every phone holds a snapshot, the refusals seen (1013), the
+Measured: the time until every phone holds a snapshot, the refusals seen (4013), the
 phones told "forbidden" (4403 or HTTP 403: must be 0, every login is valid), other
 errors, and the server's CPU per successful connect (its processes' user + system time
 over the storm, divided by the phones connected). The load average is recorded beside.
@@ -59,6 +59,14 @@ class Storm:
         self.started = 0.0
         self.done = asyncio.Event()
 
+    def _refused(self, retry_after_ms) -> float | None:
+        self.refusals += 1
+        if not isinstance(retry_after_ms, (int, float)):
+            self._error("4013 without a delay")
+            return None
+        self.hints.append(retry_after_ms / 1000)
+        return retry_after_ms / 1000
+
     def _error(self, name: str) -> None:
         self.errors[name] = self.errors.get(name, 0) + 1
 
@@ -74,22 +82,23 @@ class Storm:
                 async with connect(uri, additional_headers=headers, open_timeout=HANDSHAKE_TIMEOUT_S,
                                    ping_interval=None, max_size=2 ** 22) as socket:
                     first = json.loads(await socket.recv())
-                    if first.get("type") == "snapshot":
+                    if first.get("type") == "busy":       # the server's close follows
+                        hint = self._refused(first.get("retry_after_ms"))
+                    elif first.get("type") == "snapshot":
                         self.connected.append(time.monotonic() - self.started)
                         if len(self.connected) == len(self.players):
                             self.done.set()
                         await self.done.wait()        # holds its socket, as a phone does
                         return
-                    self._error("unexpected first message")
+                    else:
+                        self._error("unexpected first message")
             except ConnectionClosed as closed:
                 code, reason = (closed.rcvd.code, closed.rcvd.reason) if closed.rcvd else (1006, "")
-                if code == 1013:
-                    self.refusals += 1
+                if code in (4013, 1013):
                     try:
-                        hint = json.loads(reason)["retry_after_ms"] / 1000
-                        self.hints.append(hint)
+                        hint = self._refused(json.loads(reason)["retry_after_ms"])
                     except (ValueError, KeyError, TypeError):
-                        self._error("1013 without a delay")
+                        hint = self._refused(None)
                 elif code == 4403:
                     self.forbidden += 1
                     return                            # the app stops there

@@ -11,8 +11,9 @@ Here, per server process:
   and a token of the bucket refilled at LIVE_CONNECTS_PER_S is left (both measured on the
   target machine, see docs/performance.md). The others are told at once, before any
   database or Redis work, when to come back: each refused phone is given the next free
-  slot of a virtual queue served at the admitted rate, plus jitter, so the crowd returns
-  spread over the next seconds instead of all together.
+  slot of a virtual queue served at the rate connects are being completed (measured over
+  the last seconds, at most LIVE_CONNECTS_PER_S), plus jitter, so the crowd returns spread
+  over the next seconds instead of all together.
 - A phone that hangs up while its connect waits is noticed (`Hangup`) and its work dropped.
 - A lookup that fails (database, Redis, the channel layer) is `BUSY_ERRORS`: the phone is
   told to come back, never that it is forbidden.
@@ -20,6 +21,7 @@ Here, per server process:
 from __future__ import annotations
 
 import asyncio
+import collections
 import json
 import random
 import time
@@ -35,6 +37,8 @@ from redis.exceptions import RedisError
 # What a crowd or a fault makes a connect raise: the phone is told to come back. Anything
 # else is a bug and is left to raise (it is logged by the server).
 BUSY_ERRORS = (DatabaseError, RedisError, OSError, TimeoutError)
+# The connects completed over this many seconds give the rate a crowd is served at.
+RATE_WINDOW_S = 3.0
 
 
 class Door:
@@ -45,6 +49,7 @@ class Door:
         self.tokens = None           # filled on first use, from the settings then in force
         self.refilled = time.monotonic()
         self.next_slot = 0.0         # monotonic time of the next free return slot
+        self.completed = collections.deque()   # monotonic times of the last connects done
 
     def _rate(self) -> float:
         return float(settings.LIVE_CONNECTS_PER_S)
@@ -72,14 +77,33 @@ class Door:
 
     def done(self) -> None:
         self.in_progress -= 1
+        now = time.monotonic()
+        self.completed.append(now)
+        self._forget(now)
+
+    def _forget(self, now: float) -> None:
+        while self.completed and self.completed[0] < now - RATE_WINDOW_S:
+            self.completed.popleft()
+
+    def _serving_rate(self, now: float) -> float:
+        """Connects per second this process is completing now: what a crowd's return
+        slots are spaced by. The setting bounds it; a process slowed by a busy machine
+        (or a slow database) spreads its crowd wider by itself."""
+        self._forget(now)
+        ceiling = self._rate() or float("inf")
+        measured = len(self.completed) / RATE_WINDOW_S
+        if measured <= 0:
+            # Nothing done lately: a process just started, or every connect is stuck.
+            measured = settings.LIVE_CONNECTS_IN_PROGRESS_MAX / RATE_WINDOW_S
+        return max(1.0, min(ceiling, measured))
 
     def retry_after_s(self) -> float:
         """When a refused phone should come back: the next free slot of a queue served at
-        the admitted rate (so a crowd of N is spread over N / rate seconds), at least
-        LIVE_RETRY_MIN_S, at most LIVE_RETRY_MAX_S, plus up to LIVE_RETRY_JITTER_S."""
+        the rate connects complete (so a crowd of N is spread over N / rate seconds), at
+        least LIVE_RETRY_MIN_S, at most LIVE_RETRY_MAX_S, plus up to LIVE_RETRY_JITTER_S."""
         now = time.monotonic()
         low, high = settings.LIVE_RETRY_MIN_S, settings.LIVE_RETRY_MAX_S
-        rate = self._rate() or settings.LIVE_CONNECTS_IN_PROGRESS_MAX
+        rate = self._serving_rate(now)
         self.next_slot = max(self.next_slot, now + low) + 1 / rate
         wait = self.next_slot - now
         if wait > high:
@@ -93,11 +117,16 @@ class Door:
 door = Door()
 
 
-def busy_reason(retry_after_s: float) -> str:
-    """The close reason of the refusal, readable by the phone (a browser WebSocket sees a
-    close event's code and reason, never an HTTP status); well under the 123 bytes a close
-    frame allows."""
-    return json.dumps({"retry_after_ms": int(retry_after_s * 1000)}, separators=(",", ":"))
+def busy_message(retry_after_s: float) -> dict:
+    """The refusal the phone reads (a browser WebSocket sees messages and a close event's
+    code and reason, never an HTTP status)."""
+    return {"type": "busy", "retry_after_ms": int(retry_after_s * 1000)}
+
+
+def busy_reason(busy: dict) -> str:
+    """The same delay as the close reason (code 4013), for servers that send one; well
+    under the 123 bytes a close frame allows."""
+    return json.dumps({"retry_after_ms": busy["retry_after_ms"]}, separators=(",", ":"))
 
 
 def user_from_cookies(scope):

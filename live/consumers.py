@@ -212,11 +212,15 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             raise _Gone
 
     async def _come_back_later(self) -> None:
-        """The refusal a phone reads (docs/api.md): opened, then closed with 1013 and the
-        delay after which to try again."""
+        """The refusal a phone reads (docs/api.md): opened, told the delay after which to
+        try again, closed with 4013. The delay goes in a message and in the close reason:
+        daphne sends no close reason."""
+        busy = admission.busy_message(admission.door.retry_after_s())
         await self.accept()
-        # 1013: RFC 6455's "Try Again Later".
-        await self.close(code=1013, reason=admission.busy_reason(admission.door.retry_after_s()))
+        await self.send_json(busy)
+        # 4013: RFC 6455's 1013 "Try Again Later" in the application's range (daphne lets
+        # an application close only with 1000 or 3000-4999).
+        await self.close(code=4013, reason=admission.busy_reason(busy))
 
     async def _character_connect(self, user, character_id: int) -> dict | None:
         """Its group is joined before the snapshot is read (its name needs no query), so a

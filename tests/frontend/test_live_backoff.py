@@ -1,5 +1,5 @@
 """The phone's reconnect backoff, run in Node with the browser's globals stood in for: a
-busy server's close (1013 with `retry_after_ms`) is honoured, any other close keeps the
+busy server's delay (a `busy` message or the reason of its close 4013) is honoured, any other close keeps the
 phone's own jittered backoff, and a refusal (4403) stops it."""
 from __future__ import annotations
 
@@ -45,6 +45,7 @@ for (const close of JSON.parse(process.argv[3])) {
   const socket = sockets[sockets.length - 1];
   socket.readyState = 3;
   const before = timers.length;
+  if (close.busy !== undefined) socket.onmessage({ data: JSON.stringify({ type: "busy", retry_after_ms: close.busy }) });
   socket.onclose(close);
   const woke = sockets.length;
   listeners["visibilitychange"]();          // the phone is picked up meanwhile
@@ -65,7 +66,7 @@ def phone_after(closes: list[dict], random: float = 0.5) -> list[dict]:
 
 
 def busy(ms) -> dict:
-    return {"code": 1013, "reason": json.dumps({"retry_after_ms": ms})}
+    return {"code": 4013, "reason": json.dumps({"retry_after_ms": ms})}
 
 
 def test_a_busy_server_is_left_alone_for_the_delay_it_gave():
@@ -79,6 +80,13 @@ def test_a_busy_server_is_left_alone_for_the_delay_it_gave():
         assert not after["reconnected_on_wake"]
 
 
+def test_the_delay_is_read_from_the_busy_message_when_the_close_has_no_reason():
+    # daphne sends no close reason: the message before the close carries the delay.
+    after = phone_after([{"code": 4013, "reason": "", "busy": 6000}], random=0)[0]
+    assert after["delays"] == [6000]
+    assert after["status"] == "reconnecting"
+
+
 def test_jitter_stays_small_and_the_delay_is_never_shortened():
     low, high = phone_after([busy(2000)], random=0)[0], phone_after([busy(2000)], random=0.999)[0]
     assert low["delays"] == [2000]
@@ -86,7 +94,7 @@ def test_jitter_stays_small_and_the_delay_is_never_shortened():
 
 
 def test_other_closes_keep_the_phones_own_backoff():
-    after = phone_after([{"code": 1006, "reason": ""}, {"code": 1013, "reason": "not json"},
+    after = phone_after([{"code": 1006, "reason": ""}, {"code": 4013, "reason": "not json"},
                          {"code": 1011, "reason": busy(9000)["reason"]}], random=0.5)
     # 1 s, 2 s, 4 s times (0.5 + random()): a reason it cannot read, or a hint on another
     # code, is an ordinary drop.

@@ -1,5 +1,5 @@
 """A crowd of phones connecting at once: the server admits what it sustains and tells the
-others at once when to come back (close 1013, `retry_after_ms`, spread over the next
+others at once when to come back (close 4013, `retry_after_ms`, spread over the next
 seconds); a failed lookup is "come back later", never "forbidden"; a phone that hung up
 while its connect waited costs nothing more."""
 from __future__ import annotations
@@ -39,12 +39,15 @@ async def first_answer(phone) -> tuple[str, object]:
     output = await phone.receive_output(timeout=10)
     if output["type"] == "websocket.send":
         message = json.loads(output["text"])
+        if message["type"] == "busy":
+            closed = await phone.receive_output(timeout=10)
+            assert (closed["type"], closed["code"]) == ("websocket.close", 4013), closed
+            assert len(closed["reason"].encode()) <= 123
+            assert json.loads(closed["reason"])["retry_after_ms"] == message["retry_after_ms"]
+            return "busy", message["retry_after_ms"]
         assert message["type"] == "snapshot", message
         return "snapshot", message["snapshot"]["version"]
     assert output["type"] == "websocket.close", output
-    if output["code"] == 1013:          # Try Again Later
-        assert len(output["reason"].encode()) <= 123
-        return "busy", json.loads(output["reason"])["retry_after_ms"]
     return "closed", output["code"]
 
 

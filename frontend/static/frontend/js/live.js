@@ -7,8 +7,8 @@
 // The heartbeat (every 30 s, and when the server asks with `check` because Redis lost its
 // data) carries the versions held; the server re-joins this socket's groups and sends a
 // fresh snapshot of whatever is behind. A refused subscription (close code 4403: logged
-// out, or not allowed) is not retried. A server busy with a crowd of phones closes with
-// 1013 and the delay after which to come back (`{"retry_after_ms": n}` as the reason):
+// out, or not allowed) is not retried. A server busy with a crowd of phones says after
+// how long to come back (`{"type": "busy", "retry_after_ms": n}`) and closes with 4013:
 // the phone waits that long (plus a little jitter) instead of its own backoff, and shows
 // that it is reconnecting, nothing more.
 import { clock } from "./clock.js";
@@ -60,6 +60,7 @@ export class Live {
     socket.first = true;
     socket.onmessage = (event) => {
       const message = JSON.parse(event.data);
+      if (message.type === "busy") { socket.busyMs = message.retry_after_ms; return; }
       this.receive(message, socket.first);
       socket.first = false;
     };
@@ -71,7 +72,7 @@ export class Live {
         window.dispatchEvent(new CustomEvent("live-refused"));
         return;
       }
-      const hint = busyHint(event);
+      const hint = busyHint(event, socket.busyMs);
       if (hint !== null) {
         // Told when to come back: not a failure of this phone, its backoff is not raised.
         this.notBefore = Date.now() + hint;
@@ -138,12 +139,14 @@ export class Live {
 const HINT_JITTER_MS = 500;
 const HINT_MAX_MS = 120000;
 
-// The delay a busy server gave with its close (code 1013, reason {"retry_after_ms": n}),
-// in ms, or null: any other close, or a reason this phone cannot read.
-export function busyHint(event) {
-  if (event.code !== 1013) return null;
+// The delay a busy server gave before its close (code 4013; 1013, "Try Again Later", from
+// a server or proxy that may use it): in its `busy` message (`told`), else in the close
+// reason {"retry_after_ms": n}. In ms, or null: any other close, or a delay this phone
+// cannot read.
+export function busyHint(event, told) {
+  if (event.code !== 4013 && event.code !== 1013) return null;
   try {
-    const ms = JSON.parse(event.reason).retry_after_ms;
+    const ms = told !== undefined ? told : JSON.parse(event.reason).retry_after_ms;
     return Number.isFinite(ms) && ms >= 0 ? Math.min(ms, HINT_MAX_MS) : null;
   } catch {
     return null;
