@@ -198,7 +198,7 @@ LIVE_CHECK_MIN_INTERVAL_S = float(os.environ.get("LIVE_CHECK_MIN_INTERVAL_S", "1
 # in progress, at most this many begun per second (a token bucket holding up to
 # LIVE_CONNECTS_BURST; 0: no rate limit). The others are told at once to come back after
 # LIVE_RETRY_MIN_S..LIVE_RETRY_MAX_S (the next free slot at that rate) plus jitter.
-# Measured on the 2-core reference machine: docs/performance.md.
+# Measured with bench/storm.py (python -m bench.storm) on the 2-core reference machine.
 LIVE_CONNECTS_IN_PROGRESS_MAX = int(os.environ.get("LIVE_CONNECTS_IN_PROGRESS_MAX", "32"))
 LIVE_CONNECTS_PER_S = float(os.environ.get("LIVE_CONNECTS_PER_S", "150"))
 LIVE_CONNECTS_BURST = float(os.environ.get("LIVE_CONNECTS_BURST", "0"))

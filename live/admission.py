@@ -137,7 +137,8 @@ def user_from_cookies(scope):
     for name, value in scope.get("headers", []):
         if name == b"cookie":
             cookies.update(parse_cookie(value.decode("latin1")))
-    store = import_module(settings.SESSION_ENGINE).SessionStore(cookies.get(settings.SESSION_COOKIE_NAME))
+    store_class = import_module(settings.SESSION_ENGINE).SessionStore
+    store = store_class(cookies.get(settings.SESSION_COOKIE_NAME))
     # Django's own check, as for a request: the user exists, is active, and the login's
     # hash still matches (a password change ends it).
     return auth.get_user(SimpleNamespace(session=store))
