@@ -87,9 +87,10 @@ def characters_for_snapshot(event: Event, now: datetime, **filters) -> list[Char
 
 
 def character_row(character_id: int) -> Character | None:
-    """The character with its event and the rows every part joins, in one query; what
-    the loaders add is not there yet (character_snapshot_cached adds it when needed)."""
-    return _rows(pk=character_id).select_related("event").first()
+    """The character with its event, its player's user (a websocket's access check,
+    live/auth.py) and the rows every part joins, in one query; what the loaders add is not
+    there yet (character_snapshot_cached adds it when needed)."""
+    return _rows(pk=character_id).select_related("event", "user").first()
 
 
 def character_for_snapshot(character_id: int, now: datetime,
