@@ -25,13 +25,9 @@ import collections
 import json
 import random
 import time
-from importlib import import_module
-from types import SimpleNamespace
 
 from django.conf import settings
-from django.contrib import auth
 from django.db import Error as DatabaseError
-from django.http.cookie import parse_cookie
 from redis.exceptions import RedisError
 
 # What a crowd or a fault makes a connect raise: the phone is told to come back. Anything
@@ -127,21 +123,6 @@ def busy_reason(busy: dict) -> str:
     """The same delay as the close reason (code 4013), for servers that send one; well
     under the 123 bytes a close frame allows."""
     return json.dumps({"retry_after_ms": busy["retry_after_ms"]}, separators=(",", ":"))
-
-
-def user_from_cookies(scope):
-    """The user of the phone's login cookie, or AnonymousUser (no cookie, unknown, expired
-    or ended): that alone is a refusal. Reading it may raise one of BUSY_ERRORS. Runs in
-    a worker thread (a database read)."""
-    cookies = {}
-    for name, value in scope.get("headers", []):
-        if name == b"cookie":
-            cookies.update(parse_cookie(value.decode("latin1")))
-    store_class = import_module(settings.SESSION_ENGINE).SessionStore
-    store = store_class(cookies.get(settings.SESSION_COOKIE_NAME))
-    # Django's own check, as for a request: the user exists, is active, and the login's
-    # hash still matches (a password change ends it).
-    return auth.get_user(SimpleNamespace(session=store))
 
 
 class Hangup:

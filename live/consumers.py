@@ -4,6 +4,7 @@ answer the heartbeat (a ping with the versions the phone holds) with what it mis
 Who is let in while a crowd connects, and who is told to come back, is live/admission.py."""
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import math
@@ -24,6 +25,7 @@ from live.snapshots import (character_row, character_snapshot, characters_for_sn
 from rulesets.messages import DEFAULT_LANGUAGE, LANGUAGES
 
 from live import admission, broadcast, watch
+from live.auth import session_user
 from live.publish import character_group, narrators_group
 from players.models import Event
 from players.selectors import character_seen_as_narrator, event_for_narrator
@@ -50,11 +52,11 @@ class _Gone(Exception):
     """The phone hung up while its connect waited: its work is dropped."""
 
 
-_user = concurrent_db(admission.user_from_cookies)
-
-
 @concurrent_db
-def _event_access(user, event_id: int):
+def _event_access(session, event_id: int):
+    user = session_user(session)
+    if not user.is_authenticated:
+        return None
     try:
         event = event_for_narrator(user, event_id)
     except APIException:
@@ -63,11 +65,15 @@ def _event_access(user, event_id: int):
 
 
 @concurrent_db
-def _character_first(user, character_id: int):
+def _character_first(session, character_id: int):
     """(its event id, its snapshot) for a phone that may watch this character, else None:
-    the access check and the snapshot read the same row, in one query when the snapshot
-    is in the cache (live/snapshot_cache.py)."""
+    the session, the access check and the snapshot read two rows in all when the snapshot
+    is in the cache (live/snapshot_cache.py): the session's, and the character's with its
+    player's user."""
     character = character_row(character_id)
+    user = session_user(session, known=character.user if character else None)
+    if not user.is_authenticated:
+        return None
     try:
         character_seen_as_narrator(user, character)
     except APIException:
@@ -197,14 +203,17 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         """The first message for this phone, or None when it may not subscribe. Raises
         _Gone when the phone hung up meanwhile (checked before each costly step)."""
         self.hangup.listen()
-        user = await _user(self.scope)
+        # One turn of the loop lets the read-ahead take a hang-up already queued (the
+        # phone gave up while its handshake waited for this process): nothing is done.
+        await asyncio.sleep(0)
         self._check_still_there()
-        if not user.is_authenticated:
+        session = self.scope.get("session")
+        if session is None or not session.session_key:    # no cookie: no query
             return None
         if _int(params, "character") is not None:
-            return await self._character_connect(user, _int(params, "character"))
+            return await self._character_connect(session, _int(params, "character"))
         if _int(params, "event") is not None:
-            return await self._event_connect(user, _int(params, "event"))
+            return await self._event_connect(session, _int(params, "event"))
         return None
 
     def _check_still_there(self) -> None:
@@ -222,7 +231,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         # an application close only with 1000 or 3000-4999).
         await self.close(code=4013, reason=admission.busy_reason(busy))
 
-    async def _character_connect(self, user, character_id: int) -> dict | None:
+    async def _character_connect(self, session, character_id: int) -> dict | None:
         """Its group is joined before the snapshot is read (its name needs no query), so a
         change committed in between is sent through it, never missed (at worst it arrives
         twice, which the phone ignores). The event's broadcasts need the event, known from
@@ -232,7 +241,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         await self._join()
         self._check_still_there()
         heard = broadcast.heard()
-        found = await _character_first(user, character_id)
+        found = await _character_first(session, character_id)
         if found is None:
             await self._leave()
             return None
@@ -240,14 +249,14 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         self._check_still_there()
         await broadcast.join(self.event_id, self)
         if heard is None or broadcast.heard() != heard:
-            found = await _character_first(user, character_id)
+            found = await _character_first(session, character_id)
             if found is None:          # deleted in between
                 return None
             first = found[1]
         return first
 
-    async def _event_connect(self, user, event_id: int) -> dict | None:
-        access = await _event_access(user, event_id)
+    async def _event_connect(self, session, event_id: int) -> dict | None:
+        access = await _event_access(session, event_id)
         if access is None:
             return None
         self.event_id, self.groups_joined = access
