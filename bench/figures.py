@@ -196,7 +196,7 @@ MEASUREMENTS: dict[str, tuple[Callable[[dict], list[dict]], tuple[str, ...], int
     "rest": (rest, ("constant_rps", "snapshot_ratio", "snapshot_queries"), 90),
     "connections": (memory, ("memory",), 90),
     "push_2000": (push_2000, ("push_2000",), 120),
-    "push_5000": (push_5000, ("push_5000",), 200),
+    "push_5000": (push_5000, ("push_5000",), 240),
     "storm_backoff": (storm_backoff, ("storm_backoff",), 180),
     "storm_every_second": (storm_every_second, ("storm_every_second",), 180),
     "timers": (deadlines, ("deadline_p99",), 150),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from bench.figures import BY_KEY
 from bench.stack import ROOT
 
 START = "<!-- bench:table:start -->"
@@ -67,8 +68,11 @@ def _escape(text: str) -> str:
 def table(summaries: list[dict]) -> str:
     """The markdown of the block: the table, then one line per run saying what it was."""
     order, by_key = [], [{f["key"]: f for f in s["figures"]} for s in summaries]
-    for summary in summaries:                     # rows in the order the runs list them
+    for summary in summaries:
         order += [f for f in summary["figures"] if f["key"] not in {o["key"] for o in order}]
+    # The issue's order, whatever each run measured; figures it does not name come last.
+    rank = {key: i for i, key in enumerate(BY_KEY)}
+    order.sort(key=lambda f: rank.get(f["key"], len(rank)))
     columns = max(2, len(summaries))          # run 2 stays empty until a second run
     heads = [f"run {i + 1}" for i in range(columns)]
     lines = ["| figure | target | " + " | ".join(heads) + " | load | holds? |",

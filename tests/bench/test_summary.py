@@ -61,7 +61,7 @@ def test_one_summary_fills_run_1_and_keeps_the_rest_of_the_page(tmp_path, page):
     assert "an old table" not in text
     assert text.startswith("# Performance\n\nIntroduction.\n\n<!-- bench:table:start -->\n")
     assert text.endswith("<!-- bench:table:end -->\n\n## Targets\n\nAnother section, kept as it is.\n")
-    header, rule, memory, push = _rows(text)
+    header, rule, push, memory = _rows(text)
     assert header == "| figure | target | run 1 | run 2 | load | holds? |"
     assert rule == "|---|---|---|---|---|---|"
     assert memory == "| memory per idle websocket | ≤ 50 KiB | 42.6 KiB (1,000 phones held) | — | 0.5→1.3 | **yes** |"
@@ -83,7 +83,7 @@ def test_two_summaries_show_both_runs_their_loads_and_whether_each_holds(tmp_pat
 
     summary.write_table([first, second], page)
 
-    memory, push, timers = _rows(page.read_text())[2:]
+    push, memory, timers = _rows(page.read_text())[2:]
     assert memory == "| memory per idle websocket | ≤ 50 KiB | 42.6 KiB | 43.0 KiB | 0.5→1.3 / 1.0→2.0 | **yes** |"
     assert push == "| push p99 | ≤ 300 ms | 280 ms | 320 ms | 0.5→1.3 / 1.0→2.0 | 1 of 2 runs |"
     assert timers == ("| deadline p99 | ≤ 1 s | **failed**: exit status 1 | 0.80 s (stand-in: journal time) "
