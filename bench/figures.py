@@ -39,7 +39,7 @@ BY_KEY = {f.key: f for f in FIGURES}
 # out on a shared machine, not for figures.
 FULL = dict(storm=2000, storm_cap_s=90, connects=200, requests=500, rest_seconds=5, idle=1000,
             push=(2000, 5000), pushes=5, push_pause_s=2.0, settle_s=5, pending=10000, burst=1000,
-            burst_in_s=40)
+            burst_in_s=60)
 QUICK = dict(storm=200, storm_cap_s=30, connects=30, requests=100, rest_seconds=2, idle=200,
              push=(200, 500), pushes=3, push_pause_s=1.0, settle_s=2, pending=1000, burst=100,
              burst_in_s=25)
@@ -187,17 +187,20 @@ def deadlines(sizes: dict) -> list[dict]:
         return [row("deadline_p99", None, "no transition seen", False, result, note)]
     return [row("deadline_p99", p99,
                 f"{p99:.2f} s (p50 {lateness['p50']:.2f}; {result.get('applied', '?')} / {sizes['burst']:,} "
-                f"applied, {sizes['pending']:,} pending)", p99 <= 1, result, note)]
+                f"applied, {sizes['pending']:,} pending)",
+                p99 <= 1 and result.get("applied", sizes["burst"]) >= sizes["burst"], result, note)]
 
 
-# name → (adapter, the figures it gives, seconds it may take in `all` before it is cut)
+# name → (adapter, the figures it gives, seconds it may take in `all` before it is cut).
+# The sizes (FULL) are chosen for 10 minutes in all; the budgets leave room for a shared
+# machine (at load 8 on the 2 cores, the push to 2,000 phones took 120 s, most of it connecting).
 MEASUREMENTS: dict[str, tuple[Callable[[dict], list[dict]], tuple[str, ...], int]] = {
     "connect_cost": (connect_cpu, ("connect_cpu",), 90),
     "rest": (rest, ("constant_rps", "snapshot_ratio", "snapshot_queries"), 90),
-    "connections": (memory, ("memory",), 90),
-    "push_2000": (push_2000, ("push_2000",), 120),
-    "push_5000": (push_5000, ("push_5000",), 240),
-    "storm_backoff": (storm_backoff, ("storm_backoff",), 180),
+    "connections": (memory, ("memory",), 120),
+    "push_2000": (push_2000, ("push_2000",), 180),
+    "push_5000": (push_5000, ("push_5000",), 300),
+    "storm_backoff": (storm_backoff, ("storm_backoff",), 240),
     "storm_every_second": (storm_every_second, ("storm_every_second",), 180),
     "timers": (deadlines, ("deadline_p99",), 150),
 }
