@@ -193,14 +193,15 @@ def deadlines(sizes: dict) -> list[dict]:
 
 # name → (adapter, the figures it gives, seconds it may take in `all` before it is cut).
 # The sizes (FULL) are chosen for 10 minutes in all; the budgets leave room for a shared
-# machine (at load 8 on the 2 cores, the push to 2,000 phones took 120 s, most of it connecting).
+# machine (connect_cost took 42 s at load 6-8 and over 90 s at load 8-9 on the 2 cores):
+# they are there to cut a hang, not to hold the 10 minutes.
 MEASUREMENTS: dict[str, tuple[Callable[[dict], list[dict]], tuple[str, ...], int]] = {
-    "connect_cost": (connect_cpu, ("connect_cpu",), 90),
-    "rest": (rest, ("constant_rps", "snapshot_ratio", "snapshot_queries"), 90),
+    "connect_cost": (connect_cpu, ("connect_cpu",), 150),
+    "rest": (rest, ("constant_rps", "snapshot_ratio", "snapshot_queries"), 150),
     "connections": (memory, ("memory",), 120),
     "push_2000": (push_2000, ("push_2000",), 180),
     "push_5000": (push_5000, ("push_5000",), 300),
     "storm_backoff": (storm_backoff, ("storm_backoff",), 240),
     "storm_every_second": (storm_every_second, ("storm_every_second",), 180),
-    "timers": (deadlines, ("deadline_p99",), 150),
+    "timers": (deadlines, ("deadline_p99",), 200),
 }
