@@ -161,7 +161,7 @@ def _push(key: str, clients: int, sizes: dict, target_ms: float) -> list[dict]:
     if case["p99"] is None:
         return [row(key, None, f"nothing received ({result['connected']:,} phones)", False, result)]
     return [row(key, round(case["p99"]),
-                f"{case['p99']:.0f} ms (p50 {case['p50']:.0f}; {result['connected']:,} phones, "
+                f"{case['p99']:,.0f} ms (p50 {case['p50']:,.0f}; {result['connected']:,} phones, "
                 f"{sizes['pushes']} pushes, {case['lost']} missing)", case["p99"] <= target_ms, result)]
 
 
