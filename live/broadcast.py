@@ -59,6 +59,9 @@ class _Listener:
 
     async def hand_out(self, message: dict) -> None:
         self.heard += 1
+        if "snapshots" in message:
+            await self.hand_out_snapshots(message)
+            return
         named = set(message["characters"]) if message.get("characters") is not None else None
         for phone in list(self.phones.get(message["event"], ())):
             if named is not None and phone.character_id not in named:
@@ -67,6 +70,20 @@ class _Listener:
                 await phone.broadcast_message(message)
             except Exception:  # one closed socket must not keep the others waiting
                 log.debug("broadcast to a closing phone failed", exc_info=True)
+
+
+    async def hand_out_snapshots(self, message: dict) -> None:
+        """A batch of players' snapshots: each phone gets the one of the character it
+        watches, and nothing of the others (a player sees only their own character)."""
+        snapshots = message["snapshots"]
+        for phone in list(self.phones.get(message["event"], ())):
+            snapshot = snapshots.get(str(phone.character_id))
+            if snapshot is None:
+                continue
+            try:
+                await phone.snapshot_message({"snapshot": snapshot})
+            except Exception:  # one closed socket must not keep the others waiting
+                log.debug("snapshot to a closing phone failed", exc_info=True)
 
 
 _listeners: dict[asyncio.AbstractEventLoop, _Listener] = {}
@@ -105,6 +122,12 @@ def leave(event_id: int, phone) -> None:
 
 
 _client: redis.Redis | None = None
+
+
+def publish_snapshots(event_id: int, snapshots: list[dict]) -> None:
+    """Send a batch of characters' snapshots to every process, keyed by character: each
+    process hands each one only to that character's phones."""
+    publish(event_id, {"snapshots": {str(s["character"]["id"]): s for s in snapshots}})
 
 
 def publish(event_id: int, message: dict, characters: list[int] | None = None) -> None:
