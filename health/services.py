@@ -6,9 +6,10 @@ new snapshot and queues a task at the next deadline.
 """
 from __future__ import annotations
 
+import json
 import logging
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_noop
@@ -172,8 +173,7 @@ def deadlines_apply(*, event: Event, due: list[HealthState], now,
             dead.append(health)
     if not changed:
         return []
-    HealthState.objects.bulk_update(changed, ["status", "timers", "values", "next_deadline_s",
-                                              "version"])
+    _rows_write(changed)
     JournalEntry.objects.bulk_create(lines)
     if dead:
         _treatments_close_on_death(patients=dead, event=event, now=now, by=None)
@@ -181,6 +181,33 @@ def deadlines_apply(*, event: Event, due: list[HealthState], now,
     publish_characters_on_commit([health.pk for health in changed])
     deadline_tasks_on_commit(changed, event)
     return changed
+
+
+_WRITTEN = ("status", "timers", "values", "next_deadline_s", "version")
+
+
+def _rows_write(rows: list[HealthState]) -> None:
+    """One UPDATE for a batch of rows. Django's bulk_update builds a CASE per field and
+    row: for 250 rows, a second of CPU in the worker before the phones hear anything. On
+    PostgreSQL the new values go as one VALUES list joined on the key instead."""
+    if connection.vendor != "postgresql":
+        HealthState.objects.bulk_update(rows, list(_WRITTEN))
+        return
+    meta, quote = HealthState._meta, connection.ops.quote_name
+    columns = [meta.get_field(name).column for name in _WRITTEN]
+    casts = ["text", "jsonb", "jsonb", "double precision", "integer"]
+    key = meta.pk.column
+    row = "(%s, " + ", ".join(f"%s::{cast}" for cast in casts) + ")"
+    sql = (f"UPDATE {quote(meta.db_table)} AS h SET "
+           + ", ".join(f"{quote(c)} = v.{quote(c)}" for c in columns)
+           + f" FROM (VALUES {', '.join([row] * len(rows))}) AS v({quote(key)}, "
+           + ", ".join(quote(c) for c in columns) + f") WHERE h.{quote(key)} = v.{quote(key)}")
+    params = []
+    for health in rows:
+        params += [health.pk, health.status, json.dumps(health.timers), json.dumps(health.values),
+                   health.next_deadline_s, health.version]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
 
 
 # Rows per transaction: each batch commits (and reaches the phones) before the next is
