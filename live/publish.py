@@ -63,9 +63,10 @@ def publish_characters(character_ids) -> None:
     for event in Event.objects.filter(pk__in=by_event):
         characters = characters_for_snapshot(event, now, pk__in=by_event[event.pk])
         snapshots = [character_snapshot(c, now) for c in characters]
-        # The phones that reconnect next find them ready.
-        snapshot_cache.remember_many(characters, snapshots, event.game_time(now))
         async_to_sync(_send)(event.pk, snapshots)
+        # The phones that reconnect next find them ready (after the sends: the phones
+        # connected now should not wait for the cache).
+        snapshot_cache.remember_many(characters, snapshots, event.game_time(now))
 
 
 # Concurrent sends, but fewer than the layer's Redis connection pool holds.
