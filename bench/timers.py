@@ -27,7 +27,7 @@ def lead_s(burst: int) -> float:
     """From queueing the burst's tasks to its deadline: queueing takes up to 10 ms a task
     on this shared machine, then the worker starts and takes them in; a task queued after
     its deadline would measure the benchmark, not the server."""
-    return max(20.0, 0.035 * burst)
+    return max(20.0, 0.03 * burst)
 
 SETTLE_S = 20          # how long to wait for the whole burst at most, after its deadline
 NEW_STATE = "coma"     # gn_fr: wounded, then coma at the deadline
@@ -42,7 +42,7 @@ def wound_everyone(population, pending: int, burst: int, lead: float | None = No
     from django.utils import timezone
 
     from health.models import HealthState
-    from health.services import deadlines_schedule_on_commit
+    from health.services import deadlines_schedule_on_commit, states_write
     from players.models import Event
 
     event = Event.objects.get(pk=population.event_id)
@@ -58,8 +58,9 @@ def wound_everyone(population, pending: int, burst: int, lead: float | None = No
             due = now_game + random.uniform(600, 3600)
         health.status, health.timers, health.next_deadline_s = "wounded", {"deadline": due}, due
         health.values = {**health.values, "deadline_kind": "untreated_15m"}
-    HealthState.objects.bulk_update(rows, ["status", "timers", "next_deadline_s", "values"],
-                                    batch_size=2000)
+    # The batch service's own UPDATE: bulk_update takes about a minute for 11,000 rows here.
+    for start in range(0, len(rows), 2000):
+        states_write(rows[start:start + 2000])
     with transaction.atomic():
         deadlines_schedule_on_commit(event=event)
     return {pk: event.wall_time(due).timestamp() for pk, due in deadlines.items()}

@@ -173,7 +173,7 @@ def deadlines_apply(*, event: Event, due: list[HealthState], now,
             dead.append(health)
     if not changed:
         return []
-    _rows_write(changed)
+    states_write(changed)
     JournalEntry.objects.bulk_create(lines)
     if dead:
         _treatments_close_on_death(patients=dead, event=event, now=now, by=None)
@@ -186,7 +186,7 @@ def deadlines_apply(*, event: Event, due: list[HealthState], now,
 _WRITTEN = ("status", "timers", "values", "next_deadline_s", "version")
 
 
-def _rows_write(rows: list[HealthState]) -> None:
+def states_write(rows: list[HealthState]) -> None:
     """One UPDATE for a batch of rows. Django's bulk_update builds a CASE per field and
     row: for 250 rows, a second of CPU in the worker before the phones hear anything. On
     PostgreSQL the new values go as one VALUES list joined on the key instead."""
