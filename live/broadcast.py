@@ -34,6 +34,9 @@ class _Listener:
 
     def __init__(self):
         self.phones: dict[int, set] = defaultdict(set)
+        # The same phones by the character they watch: a batch of snapshots is handed out
+        # in the time of its own size, not of every phone of the event.
+        self.watching: dict[int, set] = defaultdict(set)
         self.heard = 0                  # messages handed out since it was created
         self.subscribed = asyncio.Event()
         self.task = asyncio.ensure_future(self.listen())
@@ -75,15 +78,14 @@ class _Listener:
     async def hand_out_snapshots(self, message: dict) -> None:
         """A batch of players' snapshots: each phone gets the one of the character it
         watches, and nothing of the others (a player sees only their own character)."""
-        snapshots = message["snapshots"]
-        for phone in list(self.phones.get(message["event"], ())):
-            snapshot = snapshots.get(str(phone.character_id))
-            if snapshot is None:
-                continue
-            try:
-                await phone.snapshot_message({"snapshot": snapshot})
-            except Exception:  # one closed socket must not keep the others waiting
-                log.debug("snapshot to a closing phone failed", exc_info=True)
+        for character, snapshot in message["snapshots"].items():
+            for phone in list(self.watching.get(int(character), ())):
+                if phone.character_id != int(character):
+                    continue
+                try:
+                    await phone.snapshot_message({"snapshot": snapshot})
+                except Exception:  # one closed socket must not keep the others waiting
+                    log.debug("snapshot to a closing phone failed", exc_info=True)
 
 
 _listeners: dict[asyncio.AbstractEventLoop, _Listener] = {}
@@ -99,6 +101,7 @@ async def join(event_id: int, phone) -> None:
     if listener is None or listener.task.done():
         listener = _listeners[loop] = _Listener()
     listener.phones[event_id].add(phone)
+    listener.watching[phone.character_id].add(phone)
     try:
         await asyncio.wait_for(listener.subscribed.wait(), timeout=5)
     except asyncio.TimeoutError:  # Redis is down: the phone still gets its snapshots
@@ -119,6 +122,11 @@ def leave(event_id: int, phone) -> None:
     listener = _listeners.get(asyncio.get_running_loop())
     if listener is not None:
         listener.phones[event_id].discard(phone)
+        watching = listener.watching.get(phone.character_id)
+        if watching is not None:
+            watching.discard(phone)
+            if not watching:
+                del listener.watching[phone.character_id]
 
 
 _client: redis.Redis | None = None
