@@ -4,15 +4,12 @@ phone's own jittered backoff, and a refusal (4403) stops it."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
 LIVE_JS = Path(__file__).resolve().parents[2] / "frontend" / "static" / "frontend" / "js" / "live.js"
-
-pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js")
 
 # Stands in for what live.js meets in a browser, then opens it and reports what the phone
 # did after each close: the delays it set, the statuses it showed, the events it raised.
