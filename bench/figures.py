@@ -8,7 +8,6 @@ adapter names the one function it calls: switching to a new one is a one-line ch
 """
 from __future__ import annotations
 
-import inspect
 from dataclasses import dataclass
 from typing import Callable
 
@@ -37,10 +36,10 @@ BY_KEY = {f.key: f for f in FIGURES}
 # Sizes for `all`: the targets' own where the 10-minute budget allows, fewer repeats
 # where a figure is a percentile of many receipts. `--quick` is for trying the command
 # out on a shared machine, not for figures.
-FULL = dict(storm=2000, storm_cap_s=90, connects=200, requests=500, rest_seconds=5, idle=1000,
+FULL = dict(storm=2000, connects=200, requests=500, rest_seconds=5, idle=1000,
             push=(2000, 5000), pushes=5, push_pause_s=2.0, settle_s=5, pending=10000, burst=1000,
             burst_in_s=60)
-QUICK = dict(storm=200, storm_cap_s=30, connects=30, requests=100, rest_seconds=2, idle=200,
+QUICK = dict(storm=200, connects=30, requests=100, rest_seconds=2, idle=200,
              push=(200, 500), pushes=3, push_pause_s=1.0, settle_s=2, pending=1000, burst=100,
              burst_in_s=25)
 
@@ -55,65 +54,31 @@ def not_measured(key: str, note: str) -> dict:
             "detail": {}, "status": "not measured"}
 
 
-def _takes(function, name: str) -> bool:
-    return function is not None and name in inspect.signature(function).parameters
-
-
 # --- the reconnect storms -------------------------------------------------------------
 
-def _storm_row(key: str, result: dict, cap_s: float | None, target_s: float, note=None) -> dict:
-    before, back = result["connected_before"], result["resynced"]
-    if back >= before and result.get("all_back_s") is not None:
-        display = f"{result['all_back_s']:.1f} s ({back:,} / {before:,})"
-        holds = result["all_back_s"] <= target_s
+def _storm_row(key: str, result: dict, target_s: float) -> dict:
+    """bench/storm.py's result as a row: the time until every phone held its snapshot,
+    and the phones told "forbidden" (every login is valid: it must be 0)."""
+    clients, connected = result["clients"], result["connected"]
+    forbidden = result["forbidden_to_valid_phones"]
+    if result["all_connected_s"] is not None:
+        display = f"{result['all_connected_s']:.1f} s ({connected:,} / {clients:,})"
+        holds = result["all_connected_s"] <= target_s and forbidden == 0
     else:
-        display = f"{back:,} / {before:,} back after {cap_s or '?'} s"
+        display = f"{connected:,} / {clients:,} when the storm was given up"
         holds = False
-    return row(key, result["all_back_s"] if back >= before else None, display, holds, result, note)
-
-
-def _capped(module, cap_s: float):
-    """today's reconnect waits up to 180 s for the crowd: wait at most `cap_s` instead,
-    without touching the module (its Load is swapped for one that waits less)."""
-    from bench.load import Load
-
-    class CappedLoad(Load):
-        def wait_for(self, word, timeout):
-            return super().wait_for(word, min(timeout, cap_s))
-    module.Load = CappedLoad
+    display += f", {forbidden} × 403, {result['server_cpu_ms_per_connect']} ms CPU a phone"
+    return row(key, result["all_connected_s"], display, holds, result)
 
 
 def storm_backoff(sizes: dict) -> list[dict]:
-    from bench import reconnect
-    _capped(reconnect, sizes["storm_cap_s"])
-    result = reconnect.one_run(sizes["storm"])
-    return [_storm_row("storm_backoff", result, sizes["storm_cap_s"], 60)]
-
-
-def _every_second_run() -> Callable | None:
-    """The storm with phones that retry every second: `run(clients, mode)` in
-    bench/storm.py or bench/reconnect.py, once it exists."""
-    for name in ("bench.storm", "bench.reconnect"):
-        try:
-            module = __import__(name, fromlist=["run"])
-        except ImportError:
-            continue
-        if _takes(getattr(module, "run", None), "mode"):
-            return module.run
-    return None
+    from bench import storm
+    return [_storm_row("storm_backoff", storm.run(sizes["storm"], "backoff"), 60)]
 
 
 def storm_every_second(sizes: dict) -> list[dict]:
-    run = _every_second_run()
-    if run is None:
-        return [not_measured("storm_every_second", "no every-second retry mode in bench yet")]
-    result = run(sizes["storm"], "every-second")
-    # Expected: the keys of reconnect.one_run, plus the 403s answered to valid phones.
-    forbidden = result.get("forbidden", result.get("errors", {}).get("403"))
-    out = _storm_row("storm_every_second", result, None, 90)
-    out["display"] += f", {forbidden if forbidden is not None else '?'} × 403"
-    out["holds"] = (out["holds"] and forbidden == 0) if forbidden is not None else None
-    return [out]
+    from bench import storm
+    return [_storm_row("storm_every_second", storm.run(sizes["storm"], "every-second"), 90)]
 
 
 # --- in-process costs, REST, memory ---------------------------------------------------
@@ -202,6 +167,6 @@ MEASUREMENTS: dict[str, tuple[Callable[[dict], list[dict]], tuple[str, ...], int
     "push_2000": (push_2000, ("push_2000",), 180),
     "push_5000": (push_5000, ("push_5000",), 300),
     "storm_backoff": (storm_backoff, ("storm_backoff",), 240),
-    "storm_every_second": (storm_every_second, ("storm_every_second",), 180),
+    "storm_every_second": (storm_every_second, ("storm_every_second",), 240),
     "timers": (deadlines, ("deadline_p99",), 200),
 }
