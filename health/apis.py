@@ -22,7 +22,7 @@ from live.snapshot_cache import character_snapshot_cached
 from live.snapshots import character_for_snapshot, character_row, character_snapshot
 from rulesets import RuleRefused
 
-from . import services
+from . import services, treatments
 from .models import Treatment
 from .outcomes import outcome_table
 from .undo import character_action_undo
@@ -121,7 +121,7 @@ class TreatmentStartApi(APIView):
         patient = _patient(medic, data.validated_data["patient_code"])
 
         def run():
-            treatment = services.treatment_start(medic=medic, patient=patient, by=request.user,
+            treatment = treatments.treatment_start(medic=medic, patient=patient, by=request.user,
                                                  action=data.validated_data["action"],
                                                  params=data.validated_data["params"])
             return answer(request, treatment_view(treatment, timezone.now()), status=201)
@@ -157,13 +157,13 @@ class TreatmentCompleteApi(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT, request=None, summary="Confirm a treatment played for its full duration. "
                    "Idempotency-Key header.")
     def post(self, request, treatment_id):
-        return _finish(request, treatment_id, services.treatment_complete)
+        return _finish(request, treatment_id, treatments.treatment_complete)
 
 
 class TreatmentAbortApi(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT, request=None, summary="Abort a treatment (no effect, no kit used)")
     def post(self, request, treatment_id):
-        return _finish(request, treatment_id, services.treatment_abort)
+        return _finish(request, treatment_id, treatments.treatment_abort)
 
 
 class ActionUndoApi(APIView):

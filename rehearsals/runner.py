@@ -26,8 +26,8 @@ from common.i18n import refusal_text
 from effects.services.effects import effect_push
 from health.models import Treatment
 from live.snapshots import character_snapshot, characters_for_snapshot
-from health.services import (character_act, characters_sweep, treatment_abort,
-                             treatment_complete, treatment_start)
+from health.services import character_act, characters_sweep
+from health.treatments import treatment_abort, treatment_complete, treatment_start
 from rulesets import RuleRefused
 
 from schedule.services.days import day_schedule, days_run_due

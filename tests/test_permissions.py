@@ -20,7 +20,8 @@ from fixtures import register_world
 from fixtures import RACE_PLACEHOLDERS, race_world
 from fixtures import MEDIC_SHEET, START, act, client_for, snapshot, start_treatment
 from health.models import Treatment
-from health.services import character_act, treatment_start
+from health.services import character_act
+from health.treatments import treatment_start
 from players.models import Character, Event, JournalEntry, LoginToken
 from schedule.services.games import game_announce
 from players.services import character_create, event_create, login_token_issue

@@ -19,7 +19,8 @@ from config.wsgi import application
 from effects.services.items import item_create
 from effects.services.requests import request_ask
 from effects.services.effects import effect_push
-from health.services import character_act, treatment_start
+from health.services import character_act
+from health.treatments import treatment_start
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from combat.services.duels import duel_propose
 from effects.services.effects import effect_push
 from effects.services.requests import request_ask
 from fixtures import client_for
-from health.services import treatment_start
+from health.treatments import treatment_start
 from players.services import event_create
 
 pytestmark = pytest.mark.django_db

@@ -22,8 +22,8 @@ from django.core.exceptions import ImproperlyConfigured
 from py_vapid import jwt as vapid_jwt
 
 from health.models import HealthState
-from health.services import (character_act, character_advance, characters_sweep,
-                             treatment_complete, treatment_start)
+from health.services import character_act, character_advance, characters_sweep
+from health.treatments import treatment_complete, treatment_start
 from players.services import event_create
 from schedule.services.clock import clock_pause, clock_resume
 from push import keys
