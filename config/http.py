@@ -18,6 +18,8 @@ from concurrent.futures import ThreadPoolExecutor
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.core.handlers import base
 from django.core.handlers.asgi import ASGIHandler
+from django.core.handlers.exception import convert_exception_to_response
+from django.utils.module_loading import import_string
 
 # Threads kept idle for the next requests; more are started while more requests run at
 # once (as many as Django would have), and stopped when they finish beyond this many.
@@ -45,11 +47,28 @@ class RequestThreads:
 
 
 class OneHopASGIHandler(ASGIHandler):
-    def __init__(self):
+    def __init__(self, middleware: list[str] | None = None):
+        """`middleware`: a route's own shorter chain instead of settings.MIDDLEWARE."""
         base.BaseHandler.__init__(self)
+        self.middleware = middleware
         # The synchronous chain (`_get_response` at its core), as WSGI would build it.
         self.load_middleware(is_async=False)
         self.threads = RequestThreads()
+
+    def load_middleware(self, is_async=False):
+        if self.middleware is None:
+            return super().load_middleware(is_async=False)
+        self._view_middleware, self._template_response_middleware, self._exception_middleware = [], [], []
+        handler = convert_exception_to_response(self._get_response)
+        for path in reversed(self.middleware):
+            instance = import_string(path)(handler)
+            # A route's chain takes middleware that only wrap the request and response:
+            # the hooks Django calls around the view would be lost here.
+            hooks = ("process_view", "process_exception", "process_template_response")
+            if any(hasattr(instance, hook) for hook in hooks):
+                raise ValueError(f"{path} has hooks around the view: keep it in settings.MIDDLEWARE")
+            handler = convert_exception_to_response(instance)
+        self._middleware_chain = handler
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -65,7 +84,15 @@ class OneHopASGIHandler(ASGIHandler):
         return await sync_to_async(self.get_response, thread_sensitive=True)(request)
 
 
-def get_asgi_application() -> OneHopASGIHandler:
+def get_asgi_application():
+    """Django's HTTP application, each route with the middleware it needs."""
     import django
     django.setup(set_prefix=False)
-    return OneHopASGIHandler()
+    from django.conf import settings
+    everything = OneHopASGIHandler()
+    lighter = {path: OneHopASGIHandler(chain) for path, chain in settings.MIDDLEWARE_BY_PATH.items()}
+
+    async def application(scope, receive, send):
+        handler = lighter.get(scope.get("path"), everything)
+        await handler(scope, receive, send)
+    return application

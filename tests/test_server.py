@@ -138,3 +138,29 @@ def test_forwarded_addresses_are_believed_only_behind_a_proxy(server_factory):
 def test_run_starts_a_web_process_per_core_unless_told():
     assert web_concurrency({}) == (os.cpu_count() or 1)
     assert web_concurrency({"WEB_CONCURRENCY": "3"}) == 3
+
+
+@pytest.mark.asyncio
+async def test_the_health_check_keeps_the_security_headers_and_pages_keep_every_middleware():
+    """/healthz answers with its own short chain (config/http.py); the app's pages, served
+    by the same ASGI application, still carry the CSP, frame and CSRF protections."""
+    from channels.testing import HttpCommunicator
+
+    from config.asgi import application
+
+    async def get(path: str) -> dict:
+        communicator = HttpCommunicator(application, "GET", path, headers=[(b"host", b"testserver")])
+        response = await communicator.get_response(timeout=30)
+        return {**response, "headers": {k.decode().lower(): v.decode() for k, v in response["headers"]}}
+
+    health = await get("/healthz")
+    assert (health["status"], json.loads(health["body"])) == (200, {"ok": True})
+    assert health["headers"]["x-content-type-options"] == "nosniff"
+    assert health["headers"]["referrer-policy"] == "same-origin"
+    assert "set-cookie" not in health["headers"]
+
+    page = await get("/")
+    assert page["status"] == 200
+    assert "script-src 'self'" in page["headers"]["content-security-policy"]
+    assert page["headers"]["x-frame-options"] == "DENY"
+    assert "csrftoken=" in page["headers"]["set-cookie"]
