@@ -237,8 +237,8 @@ LOGIN_TOKEN_TTL_S = int(os.environ.get("LOGIN_TOKEN_TTL_S", str(30 * 24 * 3600))
 # long as a login link, so a player logged in with a fresh link is not logged out sooner.
 SESSION_COOKIE_AGE = int(os.environ.get("SESSION_COOKIE_AGE_S", str(30 * 24 * 3600)))
 SESSION_EXPIRE_AT_BROWSER_CLOSE = False
-# Failed logins (one-time links) allowed per client address (REMOTE_ADDR: a proxy must set
-# it, e.g. daphne --proxy-headers) in each window; then 429 with Retry-After.
+# Failed logins (one-time links) allowed per client address (REMOTE_ADDR: behind a proxy,
+# the server sets it from X-Forwarded-For with --proxy-headers) in each window; then 429.
 LOGIN_FAILURES_MAX = int(os.environ.get("LOGIN_FAILURES_MAX", "20"))
 LOGIN_FAILURES_WINDOW_S = int(os.environ.get("LOGIN_FAILURES_WINDOW_S", "600"))
 # The largest API body is a character sheet or an effect text (a few KiB): 64 KiB refuses
