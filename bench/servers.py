@@ -40,7 +40,7 @@ def daphne(host: str, port: int, application: str) -> list[str]:
 
 
 def uvicorn(host: str, port: int, application: str) -> list[str]:
-    """As config/server.py starts it (uvloop, httptools, the sans-I/O websockets)."""
+    """As config/server.py starts it (httptools, the sans-I/O websockets)."""
     from config.server import command
     return command(host, port, "--log-level", "warning", application=application)
 

@@ -3,8 +3,8 @@ production (docs/operations.md), ./run, the fault tests and the benchmarks share
 
     .venv/bin/python -m config.server -b 127.0.0.1 -p 8001 [-w 2] [--proxy-headers ...]
 
-The server is uvicorn with uvloop and httptools, chosen by measurement against daphne and
-granian (`python -m bench.servers`, docs/performance.md). Any option after the address
+The server is uvicorn with httptools, chosen by measurement against daphne and granian
+(`python -m bench.servers`, docs/performance.md). Any option after the address
 goes to uvicorn as is and wins over the defaults below (`--access-log`, `--proxy-headers`,
 `--forwarded-allow-ips ...`). Its options for crowds, and why, are in docs/operations.md
 ("Crowds of phones").
@@ -33,6 +33,10 @@ WS_MAX_SIZE = 1024 * 1024
 # crowd's handshakes are never cut while their work runs (daphne cut them after 5 s by
 # default, 60 s here); the phone or the proxy (nginx: 60 s) gives up on its own.
 WS_IMPLEMENTATION = "websockets-sansio"
+# Python's own event loop: with uvloop, uvicorn's httptools protocol writes a response to
+# a connection the client has just closed and logs a traceback for it (uvloop's transport
+# raises where asyncio's ignores the write); the CPU per request was the same within noise.
+LOOP = "asyncio"
 # On SIGTERM, open websockets are closed (1012, "service restart": phones reconnect) and
 # requests still running get this long to finish.
 GRACEFUL_SHUTDOWN_S = 5
@@ -44,7 +48,7 @@ def command(host: str, port: int, *options: str, workers: int = 1,
     share the port (uvicorn's own supervisor above one); `options` are added as given."""
     return [str(Path(sys.executable).parent / "uvicorn"),
             "--host", host, "--port", str(port), "--workers", str(workers),
-            "--loop", "uvloop", "--http", "httptools", "--backlog", str(LISTEN_BACKLOG),
+            "--loop", LOOP, "--http", "httptools", "--backlog", str(LISTEN_BACKLOG),
             "--ws", WS_IMPLEMENTATION, "--ws-max-size", str(WS_MAX_SIZE),
             "--ws-ping-interval", str(WS_PING_INTERVAL_S), "--ws-ping-timeout", str(WS_PING_TIMEOUT_S),
             # No compression, as with daphne: a zlib context per websocket would cost more
