@@ -13,6 +13,7 @@ each one does is unchanged, only where it runs.
 """
 from __future__ import annotations
 
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
@@ -34,10 +35,13 @@ class RequestThreads:
 
     def __init__(self, keep: int = IDLE_THREADS_KEPT):
         self.keep = keep
-        self.idle: list[ThreadPoolExecutor] = []
+        self.idle: deque[ThreadPoolExecutor] = deque()
 
     def lend(self) -> ThreadPoolExecutor:
-        return self.idle.pop() if self.idle else ThreadPoolExecutor(1, thread_name_prefix="request")
+        # The longest idle first: a request whose client left is given back while its
+        # view may still run on the thread (a thread cannot be stopped); the next request
+        # lent that executor would queue behind it, so it is lent last.
+        return self.idle.popleft() if self.idle else ThreadPoolExecutor(1, thread_name_prefix="request")
 
     def give_back(self, executor: ThreadPoolExecutor) -> None:
         if len(self.idle) < self.keep:
