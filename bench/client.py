@@ -4,7 +4,8 @@
 
 It connects N players (each with its session), prints `READY <connected> <failed>`, then
 records every snapshot and pushed effect: the receipt time of each effect token (`bench-<n>`) and gaps in
-the sequence numbers. With --reconnect, a dropped connection comes back with the phone's
+the sequence numbers; with --snapshots, also each snapshot after the first (character, version,
+state, receipt time). With --reconnect, a dropped connection comes back with the phone's
 jittered backoff and the time of its fresh snapshot is recorded. `STOP` on stdin ends it:
 the results are written to --out and `DONE` is printed. Bounded: it also stops by itself
 after --max-seconds.
@@ -80,6 +81,9 @@ class Phone:
             self.results["resynced"].append(now)
         if self.version is not None and snap["version"] > self.version + 1:
             self.results["gaps"] += snap["version"] - self.version - 1
+        if self.args.snapshots and self.version is not None:
+            self.results["snapshots"].append([snap["character"]["id"], snap["version"],
+                                              snap["state"]["key"], now])
         self.version = snap["version"]
         self.pushes = {effect["push"] for effect in snap["effects"]}
         self.record(snap["effects"], now)
@@ -95,7 +99,7 @@ class Phone:
 async def main(args) -> None:
     players = json.loads(open(args.players).read())["players"][: args.count]
     results = {"connected": 0, "receipts": {}, "gaps": 0, "errors": {}, "drops": 0,
-               "resynced": [], "dropped_at": None, "stopping": False}
+               "resynced": [], "dropped_at": None, "stopping": False, "snapshots": []}
     phones = [Phone(p, args, results) for p in players]
     tasks = []
     for start in range(0, len(phones), args.batch):       # connect in waves, as a crowd does
@@ -137,6 +141,7 @@ if __name__ == "__main__":
     parser.add_argument("--out", required=True)
     parser.add_argument("--batch", type=int, default=100)
     parser.add_argument("--reconnect", action="store_true")
+    parser.add_argument("--snapshots", action="store_true")
     parser.add_argument("--max-seconds", type=float, default=900)
     import resource
     resource.setrlimit(resource.RLIMIT_NOFILE, (resource.getrlimit(resource.RLIMIT_NOFILE)[1],) * 2)

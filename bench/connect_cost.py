@@ -146,6 +146,10 @@ def requests(count: int, counter: QueryCounter, paths: dict[str, tuple[str, str]
     return result
 
 
+def run(connects: int = 300, requests: int = 2000, profile: bool = False) -> dict:
+    return one_run(argparse.Namespace(connects=connects, requests=requests, profile=profile))
+
+
 def one_run(args) -> dict:
     from bench import data
     with running_stack():

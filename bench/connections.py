@@ -35,6 +35,9 @@ def one_run(clients: int) -> dict:
             "errors": result["errors"]}
 
 
+run = one_run
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--clients", type=int, nargs="+", default=[1000, 2000, 5000])

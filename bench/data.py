@@ -87,3 +87,19 @@ def populate(players: int, team_size: int = 50, sessions: bool = True, **options
     return Population(event.pk, narrator_key, [
         {"id": c.pk, "session": sessions[i][0], "team": teams[i // team_size].name}
         for i, c in enumerate(characters)])
+
+
+def sessions_for(population: Population, players: list[dict]) -> None:
+    """Sessions for some players only (those whose phones a benchmark connects), written
+    into their entries of `population.players`."""
+    from django.contrib.sessions.models import Session
+
+    from players.models import Character
+    users = {c.pk: c.user for c in Character.objects.select_related("user")
+             .filter(pk__in=[p["id"] for p in players])}
+    made = []
+    for player in players:
+        key, data, expires = _session(users[player["id"]])
+        player["session"] = key
+        made.append(Session(session_key=key, session_data=data, expire_date=expires))
+    Session.objects.bulk_create(made, batch_size=2000)

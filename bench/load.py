@@ -15,12 +15,15 @@ from bench.stack import ROOT
 class Load:
     """The phones: a separate process (bench/client.py) holding the websockets."""
 
-    def __init__(self, stack, port: int, players_file, count: int, reconnect: bool = False):
+    def __init__(self, stack, port: int, players_file, count: int, reconnect: bool = False,
+                 snapshots: bool = False):
         self.out = stack.logs / f"client-{count}.json"
         command = [sys.executable, "-m", "bench.client", "--port", str(port), "--players",
                    str(players_file), "--count", str(count), "--out", str(self.out)]
         if reconnect:
             command.append("--reconnect")
+        if snapshots:
+            command.append("--snapshots")
         self.process = subprocess.Popen(command, cwd=ROOT, stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, text=True)
         ready = self.process.stdout.readline().split()

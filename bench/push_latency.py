@@ -27,7 +27,9 @@ def target(case: str, population) -> tuple[dict, int]:
     return {"everyone": True}, len(players)
 
 
-def one_run(clients: int) -> dict:
+def run(clients: int, cases=CASES, settle_s: float = 60) -> dict:
+    """One run: `cases` as (case, pushes, pause after each in s); `settle_s` is how long
+    the phones are left to receive before whatever is missing counts as lost."""
     with running_stack() as stack:
         population, port, players_file = server_with_players(stack, clients)
         load = Load(stack, port, players_file, clients)
@@ -38,9 +40,9 @@ def one_run(clients: int) -> dict:
                       {"text": "Effet : warm-up", "character_ids": [population.players[0]["id"]]})
         time.sleep(1)
         sent = {}
-        api_ms = {case: [] for case, _, _ in CASES}
+        api_ms = {case: [] for case, _, _ in cases}
         token = 0
-        for case, repeats, pause in CASES:
+        for case, repeats, pause in cases:
             for _ in range(repeats):
                 token += 1
                 body, expected = target(case, population)
@@ -51,10 +53,10 @@ def one_run(clients: int) -> dict:
                 sent[f"bench-{token}"] = (case, started, expected)
                 time.sleep(pause)
         # Anything not received once the channel layer's expiry (60 s) has passed is lost.
-        time.sleep(60)
+        time.sleep(settle_s)
         result = load.finish()
     rows = {}
-    for case, _, _ in CASES:
+    for case, _, _ in cases:
         latencies, lost = [], 0
         for name, (kind, started, expected) in sent.items():
             if kind != case:
@@ -65,6 +67,9 @@ def one_run(clients: int) -> dict:
         rows[case] = {**percentiles(latencies), "lost": lost, "api_ms": percentiles(api_ms[case])}
     return {"clients": clients, "connected": load.connected, "gaps": result["gaps"],
             "errors": result["errors"], "cases": rows}
+
+
+one_run = run
 
 
 if __name__ == "__main__":

@@ -83,6 +83,9 @@ def one_run(seconds: float) -> dict:
             "ratio": round(snapshots / baseline, 2), **queries}
 
 
+run = one_run
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=10)

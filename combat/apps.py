@@ -18,6 +18,6 @@ class CombatConfig(AppConfig):
         snapshots.snapshot_changes_at(snapshot.fights_change_at)
         # A medic taken out, or a patient moved by a referee, ends the heal they were in;
         # a weapon or a bullet on a participant ends a duel.
-        health.state_recorded.register(heals.heals_interrupted)
+        health.states_recorded.register(heals.heals_interrupted)
         health.action_declared.register(duels.duels_interrupted)
         players.clock_resumed.register(schedule.fights_schedule_on_commit)

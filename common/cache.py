@@ -9,10 +9,23 @@ from __future__ import annotations
 
 import threading
 
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 
 _clients: dict[tuple, object] = {}
 _lock = threading.Lock()
+
+
+class _OneClientPerPool(RedisCacheClient):
+    """Django's client builds a redis-py client object (and its table of about 170 reply
+    callbacks) for every cache call; one per pool is enough, it holds no state of a call."""
+
+    def get_client(self, key=None, *, write=False):
+        pool = self._get_connection_pool(write)
+        clients = self.__dict__.setdefault("_clients", {})
+        client = clients.get(id(pool))
+        if client is None:
+            client = clients.setdefault(id(pool), self._client(connection_pool=pool))
+        return client
 
 
 class SharedRedisCache(RedisCache):
@@ -22,5 +35,5 @@ class SharedRedisCache(RedisCache):
         client = _clients.get(key)
         if client is None:
             with _lock:
-                client = _clients.setdefault(key, self._class(self._servers, **self._options))
+                client = _clients.setdefault(key, _OneClientPerPool(self._servers, **self._options))
         return client

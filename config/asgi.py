@@ -7,15 +7,16 @@ from config.lifespan import lifespan  # noqa: E402
 
 django_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.sessions import SessionMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from live.origins import SameOriginValidator  # noqa: E402
 from live.routing import websocket_urlpatterns  # noqa: E402
 
-
 application = ProtocolTypeRouter({
     "http": django_app,
-    "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    # The session only: the consumer finds the user inside its own database call, where
+    # the character's row brings a player's user along (live/auth.py).
+    "websocket": SameOriginValidator(SessionMiddlewareStack(URLRouter(websocket_urlpatterns))),
     "lifespan": lifespan,
 })

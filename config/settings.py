@@ -235,6 +235,8 @@ LOGIN_TOKEN_TTL_S = int(os.environ.get("LOGIN_TOKEN_TTL_S", str(30 * 24 * 3600))
 # A persistent cookie (never a browser-session one): iOS ends a home-screen app's browser
 # session whenever the app is swiped away, and the player must stay logged in. It lasts as
 # long as a login link, so a player logged in with a fresh link is not logged out sooner.
+# Django's database sessions, read with one statement written once (common/sessions.py).
+SESSION_ENGINE = "common.sessions"
 SESSION_COOKIE_AGE = int(os.environ.get("SESSION_COOKIE_AGE_S", str(30 * 24 * 3600)))
 SESSION_EXPIRE_AT_BROWSER_CLOSE = False
 # Failed logins (one-time links) allowed per client address (REMOTE_ADDR: behind a proxy,

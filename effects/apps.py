@@ -14,7 +14,7 @@ class EffectsConfig(AppConfig):
         from .services.conflicts import effects_follow_conflict
         from .services.privacy import effects_person_erase
 
-        observers.state_recorded.register(effects_follow_conflict)
+        observers.states_recorded.register(effects_follow_conflict)
         privacy.export_sections.register(effects_export_section)
         privacy.person_erasers.register(effects_person_erase)
         snapshots.snapshot_loader(snapshot.effects_loader)

@@ -26,6 +26,15 @@ def deadline_task_on_commit(health: HealthState, event: Event) -> None:
     tasks_queue_on_commit(task=_task(), jobs=[job], what=f"character {health.pk}")
 
 
+def deadline_tasks_on_commit(healths: list[HealthState], event: Event) -> None:
+    """After a batch: one queueing (one broker connection) for every near next deadline."""
+    if not event.running:
+        return
+    jobs = [((health.pk,), event.wall_time(health.next_deadline_s)) for health in healths
+            if health.next_deadline_s is not None]
+    tasks_queue_on_commit(task=_task(), jobs=jobs, what=f"{len(jobs)} character(s) of event {event.pk}")
+
+
 def _upcoming(event: Event) -> list:
     return upcoming_jobs(HealthState.objects.filter(event=event), field="next_deadline_s",
                          until=event.game_time(timezone.now()) + horizon_s(),

@@ -34,6 +34,9 @@ class _Listener:
 
     def __init__(self):
         self.phones: dict[int, set] = defaultdict(set)
+        # The same phones by the character they watch: a batch of snapshots is handed out
+        # in the time of its own size, not of every phone of the event.
+        self.watching: dict[int, set] = defaultdict(set)
         self.heard = 0                  # messages handed out since it was created
         self.subscribed = asyncio.Event()
         self.task = asyncio.ensure_future(self.listen())
@@ -59,6 +62,9 @@ class _Listener:
 
     async def hand_out(self, message: dict) -> None:
         self.heard += 1
+        if "snapshots" in message:
+            await self.hand_out_snapshots(message)
+            return
         named = set(message["characters"]) if message.get("characters") is not None else None
         for phone in list(self.phones.get(message["event"], ())):
             if named is not None and phone.character_id not in named:
@@ -67,6 +73,19 @@ class _Listener:
                 await phone.broadcast_message(message)
             except Exception:  # one closed socket must not keep the others waiting
                 log.debug("broadcast to a closing phone failed", exc_info=True)
+
+
+    async def hand_out_snapshots(self, message: dict) -> None:
+        """A batch of players' snapshots: each phone gets the one of the character it
+        watches, and nothing of the others (a player sees only their own character)."""
+        for character, snapshot in message["snapshots"].items():
+            for phone in list(self.watching.get(int(character), ())):
+                if phone.character_id != int(character):
+                    continue
+                try:
+                    await phone.snapshot_message({"snapshot": snapshot})
+                except Exception:  # one closed socket must not keep the others waiting
+                    log.debug("snapshot to a closing phone failed", exc_info=True)
 
 
 _listeners: dict[asyncio.AbstractEventLoop, _Listener] = {}
@@ -82,6 +101,7 @@ async def join(event_id: int, phone) -> None:
     if listener is None or listener.task.done():
         listener = _listeners[loop] = _Listener()
     listener.phones[event_id].add(phone)
+    listener.watching[phone.character_id].add(phone)
     try:
         await asyncio.wait_for(listener.subscribed.wait(), timeout=5)
     except asyncio.TimeoutError:  # Redis is down: the phone still gets its snapshots
@@ -102,9 +122,20 @@ def leave(event_id: int, phone) -> None:
     listener = _listeners.get(asyncio.get_running_loop())
     if listener is not None:
         listener.phones[event_id].discard(phone)
+        watching = listener.watching.get(phone.character_id)
+        if watching is not None:
+            watching.discard(phone)
+            if not watching:
+                del listener.watching[phone.character_id]
 
 
 _client: redis.Redis | None = None
+
+
+def publish_snapshots(event_id: int, snapshots: list[dict]) -> None:
+    """Send a batch of characters' snapshots to every process, keyed by character: each
+    process hands each one only to that character's phones."""
+    publish(event_id, {"snapshots": {str(s["character"]["id"]): s for s in snapshots}})
 
 
 def publish(event_id: int, message: dict, characters: list[int] | None = None) -> None:

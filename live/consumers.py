@@ -22,6 +22,7 @@ from live.snapshots import (character_row, character_snapshot, characters_for_sn
 from rulesets.messages import DEFAULT_LANGUAGE, LANGUAGES
 
 from live import broadcast, watch
+from live.auth import session_user
 from live.publish import character_group, narrators_group
 from players.models import Event
 from players.selectors import character_seen_as_narrator, event_for_narrator
@@ -43,7 +44,10 @@ def concurrent_db(func):
 
 
 @concurrent_db
-def _event_access(user, event_id: int):
+def _event_access(session, event_id: int):
+    user = session_user(session)
+    if not user.is_authenticated:
+        return None
     try:
         event = event_for_narrator(user, event_id)
     except APIException:
@@ -52,11 +56,15 @@ def _event_access(user, event_id: int):
 
 
 @concurrent_db
-def _character_first(user, character_id: int):
+def _character_first(session, character_id: int):
     """(its event id, its snapshot) for a phone that may watch this character, else None:
-    the access check and the snapshot read the same row, in one query when the snapshot
-    is in the cache (live/snapshot_cache.py)."""
+    the session, the access check and the snapshot read two rows in all when the snapshot
+    is in the cache (live/snapshot_cache.py): the session's, and the character's with its
+    player's user."""
     character = character_row(character_id)
+    user = session_user(session, known=character.user if character else None)
+    if not user.is_authenticated:
+        return None
     try:
         character_seen_as_narrator(user, character)
     except APIException:
@@ -139,16 +147,16 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
     admitted = False
 
     async def connect(self):
-        user = self.scope.get("user")
+        session = self.scope.get("session")
         params = parse_qs(self.scope.get("query_string", b"").decode("utf-8", "replace"))
         lang = params.get("lang", [DEFAULT_LANGUAGE])[0]
         self.lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
         first = None
-        if user is not None and user.is_authenticated:
+        if session is not None and session.session_key:
             if _int(params, "character") is not None:
-                first = await self._character_connect(user, _int(params, "character"))
+                first = await self._character_connect(session, _int(params, "character"))
             elif _int(params, "event") is not None:
-                first = await self._event_connect(user, _int(params, "event"))
+                first = await self._event_connect(session, _int(params, "event"))
         if first is None:
             # Accepted, then closed: a close before the handshake reaches the browser as an
             # HTTP 403 (close event 1006), and the phone could not tell a refusal from a
@@ -163,7 +171,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         for message in (event_snapshot_parts(first) if first["type"] == "event_snapshot" else [first]):
             await self._send(message)
 
-    async def _character_connect(self, user, character_id: int) -> dict | None:
+    async def _character_connect(self, session, character_id: int) -> dict | None:
         """Its group is joined before the snapshot is read (its name needs no query), so a
         change committed in between is sent through it, never missed (at worst it arrives
         twice, which the phone ignores). The event's broadcasts need the event, known from
@@ -172,21 +180,21 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         self.groups_joined = [character_group(character_id)]
         await self._join()
         heard = broadcast.heard()
-        found = await _character_first(user, character_id)
+        found = await _character_first(session, character_id)
         if found is None:
             await self._leave()
             return None
         self.event_id, first = found
         await broadcast.join(self.event_id, self)
         if heard is None or broadcast.heard() != heard:
-            found = await _character_first(user, character_id)
+            found = await _character_first(session, character_id)
             if found is None:          # deleted in between
                 return None
             first = found[1]
         return first
 
-    async def _event_connect(self, user, event_id: int) -> dict | None:
-        access = await _event_access(user, event_id)
+    async def _event_connect(self, session, event_id: int) -> dict | None:
+        access = await _event_access(session, event_id)
         if access is None:
             return None
         self.event_id, self.groups_joined = access

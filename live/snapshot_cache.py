@@ -31,6 +31,9 @@ from . import snapshots
 
 # The keys that carry the absolute instant a `remaining_s` counts down to.
 INSTANTS = ("game_s", "ends_game_s", "until_game_s", "ready_game_s")
+# Rows joined for another purpose (the player's user, for the access check): nothing of
+# them is in a snapshot, and a login (last_login) must not make a new key.
+NOT_SHOWN = {"user"}
 SOURCE_SUFFIXES = {".py", ".yaml", ".yml", ".json"}
 SKIPPED_DIRS = {".venv", "tests", "bench", "var", "node_modules", "__pycache__", ".git"}
 
@@ -59,7 +62,7 @@ def _row(instance: Model | None) -> tuple:
 def cache_key(character: Character) -> str:
     """The character's row and every row joined to it by its query (event, team, health)."""
     joined = character._state.fields_cache
-    rows = (_row(character), *(_row(joined[name]) for name in sorted(joined)))
+    rows = (_row(character), *(_row(joined[name]) for name in sorted(joined) if name not in NOT_SHOWN))
     digest = hashlib.blake2b(repr(rows).encode(), digest_size=16).hexdigest()
     return f"snapshot:{character.pk}:{_release()}:{digest}"
 

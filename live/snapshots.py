@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
+from common.prepared import ByPrimaryKey
 from players.models import Character, Event
 from players.selectors import clock_snapshot
 
@@ -87,9 +88,14 @@ def characters_for_snapshot(event: Event, now: datetime, **filters) -> list[Char
 
 
 def character_row(character_id: int) -> Character | None:
-    """The character with its event and the rows every part joins, in one query; what
-    the loaders add is not there yet (character_snapshot_cached adds it when needed)."""
-    return _rows(pk=character_id).select_related("event").first()
+    """The character with its event, its player's user (a websocket's access check,
+    live/auth.py) and the rows every part joins, in one query; what the loaders add is not
+    there yet (character_snapshot_cached adds it when needed)."""
+    return _character_row.get(character_id)
+
+
+# Compiled on first use, once the apps have added their parts (_querysets).
+_character_row = ByPrimaryKey(lambda pk: _rows(pk=pk).select_related("event", "user"))
 
 
 def character_for_snapshot(character_id: int, now: datetime,

@@ -43,7 +43,18 @@ def journal_write(*, event: Event, kind: str, what: str, at: datetime, by=None,
                   detail: dict | None = None, game_s: float | None = None) -> JournalEntry:
     """`game_s` defaults to the game time at `at`; an automatic transition passes the game
     time of the deadline it applies, which a late worker may find after the fact."""
-    return JournalEntry.objects.create(
+    line = journal_line(event=event, kind=kind, what=what, at=at, by=by, character=character,
+                        before=before, after=after, detail=detail, game_s=game_s)
+    line.save(force_insert=True)
+    return line
+
+
+def journal_line(*, event: Event, kind: str, what: str, at: datetime, by=None,
+                 character: Character | None = None, before=None, after=None,
+                 detail: dict | None = None, game_s: float | None = None) -> JournalEntry:
+    """A journal line not yet written, as `journal_write` writes it: a batch writes many
+    in one insert (JournalEntry.objects.bulk_create)."""
+    return JournalEntry(
         event=event, character=character, actor=by, actor_label=actor_label(by, event), kind=kind,
         what=what, at=at, game_s=event.game_time(at) if game_s is None else game_s,
         before=before, after=after, detail=detail or {})

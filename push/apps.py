@@ -12,7 +12,7 @@ class PushConfig(AppConfig):
 
         from . import hooks, selectors, services
 
-        health.state_recorded.register(hooks.health_recorded)       # queued on commit
+        health.states_recorded.register(hooks.health_recorded)       # queued on commit
         players.clock_resumed.register(hooks.deadline_warnings_resumed)
         privacy.export_sections.register(selectors.push_export_section)
         privacy.person_erasers.register(services.push_person_erase)

@@ -15,10 +15,9 @@ from common.deadlines import tasks_queue_on_commit
 from .services import WARN_BEFORE_S
 
 
-def _queue_on_commit(task_name: str, health, jobs: list[tuple[tuple, datetime | None]]) -> None:
+def _queue_on_commit(task_name: str, what: str, jobs: list[tuple[tuple, datetime | None]]) -> None:
     from . import tasks
-    tasks_queue_on_commit(task=getattr(tasks, task_name), jobs=jobs, near_only=False,
-                          what=f"character {health.pk}")
+    tasks_queue_on_commit(task=getattr(tasks, task_name), jobs=jobs, near_only=False, what=what)
 
 
 def warnings_due(health, event, now: datetime, timers: dict | None = None) -> list[tuple]:
@@ -41,12 +40,16 @@ def deadline_warnings_on_commit(*, health, event, timers: dict | None = None) ->
     """Queue a warning task for each deadline (all of them, or only `timers`). Also run
     when the clock resumes: tasks queued before a pause wake at the old instant and find
     it is not yet time."""
-    if not _subscribed(health):
+    if not _subscribed_users([health.character.user_id]):
         return
-    jobs = [((health.pk, timer, due), eta)
-            for timer, due, eta in warnings_due(health, event, timezone.now(), timers)]
+    jobs = _warning_jobs(health, event, timers)
     if jobs:
-        _queue_on_commit("warn_deadline", health, jobs)
+        _queue_on_commit("warn_deadline", f"character {health.pk}", jobs)
+
+
+def _warning_jobs(health, event, timers: dict | None = None) -> list[tuple]:
+    return [((health.pk, timer, due), eta)
+            for timer, due, eta in warnings_due(health, event, timezone.now(), timers)]
 
 
 def deadline_warnings_resumed(*, event) -> None:
@@ -66,23 +69,38 @@ def deadline_warnings_resumed(*, event) -> None:
         deadline_warnings_on_commit(health=health, event=event)
 
 
-def _subscribed(health) -> bool:
+def _subscribed_users(user_ids) -> set[int]:
     """Only phones that asked for notifications cost a task: a burst of 1,000 deadlines
-    must not queue 2,000 pushes for nobody."""
+    must not queue 2,000 pushes for nobody. One query for a whole batch."""
     from .models import PushSubscription
-    return PushSubscription.objects.filter(user_id=health.character.user_id).exists()
+    wanted = {pk for pk in user_ids if pk is not None}
+    if not wanted:
+        return set()
+    return set(PushSubscription.objects.filter(user_id__in=wanted)
+               .values_list("user_id", flat=True).distinct())
 
 
-def health_recorded(*, health, event, before: dict, **_change) -> None:
-    """Health recorded a new state (its `state_recorded`): a new status is announced, and every
-    deadline that is new, moved, or now leads elsewhere gets its warning queued."""
-    if not _subscribed(health):
+def health_recorded(*, changes, event, **_change) -> None:
+    """Health recorded new states (its `states_recorded`): a new status is announced, and
+    every deadline that is new, moved, or now leads elsewhere gets its warning queued. One
+    subscription query and one queueing per task for the whole batch."""
+    subscribed = _subscribed_users(c.health.character.user_id for c in changes)
+    if not subscribed:
         return
-    status_changed = before.get("status") != health.status
-    if status_changed:
-        _queue_on_commit("notify_state", health,
-                         [((health.pk, health.version, health.status), None)])
-    old = before.get("timers") or {}
-    changed = {t: due for t, due in health.timers.items() if status_changed or old.get(t) != due}
-    if changed:
-        deadline_warnings_on_commit(health=health, event=event, timers=changed)
+    notices, warnings = [], []
+    for health, before, _action in changes:
+        if health.character.user_id not in subscribed:
+            continue
+        status_changed = before.get("status") != health.status
+        if status_changed:
+            notices.append(((health.pk, health.version, health.status), None))
+        old = before.get("timers") or {}
+        changed = {t: due for t, due in health.timers.items()
+                   if status_changed or old.get(t) != due}
+        if changed:
+            warnings += _warning_jobs(health, event, changed)
+    what = f"{len(changes)} character(s) of event {event.pk}"
+    if notices:
+        _queue_on_commit("notify_state", what, notices)
+    if warnings:
+        _queue_on_commit("warn_deadline", what, warnings)

@@ -125,30 +125,40 @@ def heal_complete(*, heal_id: int) -> bool:
     return True
 
 
-def heals_interrupted(*, health: HealthState, event: Event, before: dict, action: str, now,
-                      by) -> None:
-    """Every change of a character's state passes here (health's `state_recorded`). A
+def heals_interrupted(*, changes, event: Event, now, by) -> None:
+    """Every change of a character's state passes here (health's `states_recorded`). A
     medic who leaves the states a medic acts from (hit: P09/B5, sanction-out: P15,
     removed: P22...) ends what they were doing, and their patient waits again, progress
     lost; a patient moved out of the heal some other way (a referee, a sanction) ends it.
-    The heal's own actions are this module's business and pass through."""
+    The heal's own actions are this module's business and pass through. One query finds
+    the running heals of the whole batch."""
     spec = event.rules().ruleset.interactions.get("heal")
-    if not spec or health.status == before["status"] or action in _own_actions(spec):
+    if not spec:
+        return
+    own = _own_actions(spec)
+    moved = {c.health.pk: c.health for c in changes
+             if c.health.status != c.before["status"] and c.action not in own}
+    if not moved:
         return
     running = list(Heal.objects.select_for_update(of=("self",))
                    .select_related("medic", "patient").filter(event=event, status=Heal.RUNNING)
-                   .filter(Q(medic_id=health.pk) | Q(patient_id=health.pk)))
+                   .filter(Q(medic_id__in=list(moved)) | Q(patient_id__in=list(moved)))
+                   .order_by("pk"))
     game_s = event.game_time(now)
-    for heal in running:
-        heal.event = event
-        if heal.medic_id == health.pk and health.status not in spec["medic_in"]:
-            # The medic's own row is being written by the caller, which publishes it.
-            if heal.kind == Heal.HEAL and game_s >= heal.ends_game_s:
-                _complete(heal, now, publish_medic=False)   # the count was already done
-            else:
-                _interrupt(heal, Heal.ABORTED, "medic_out", by, now, game_s, publish_medic=False)
-        elif heal.patient_id == health.pk and health.status != heal.patient_status:
-            _close(heal, Heal.ABORTED, "patient_out", by, now, game_s)
+    for pk, health in moved.items():
+        for heal in running:
+            if heal.status != Heal.RUNNING:   # closed for another character of the batch
+                continue
+            heal.event = event
+            if heal.medic_id == pk and health.status not in spec["medic_in"]:
+                # The medic's own row is being written by the caller, which publishes it.
+                if heal.kind == Heal.HEAL and game_s >= heal.ends_game_s:
+                    _complete(heal, now, publish_medic=False)   # the count was already done
+                else:
+                    _interrupt(heal, Heal.ABORTED, "medic_out", by, now, game_s,
+                               publish_medic=False)
+            elif heal.patient_id == pk and health.status != heal.patient_status:
+                _close(heal, Heal.ABORTED, "patient_out", by, now, game_s)
 
 
 def _own_actions(spec: dict) -> set:

@@ -12,22 +12,28 @@ from players.models import Event
 from ..models import Effect
 
 
-def effects_follow_conflict(*, health: HealthState, event: Event, before: dict, now,
-                            **_) -> None:
-    """Reaction to `health.observers.state_recorded`: in its transaction, before the
-    character's new snapshot is published, so the snapshot carries the moved ends."""
+def effects_follow_conflict(*, changes, event: Event, now, **_) -> None:
+    """Reaction to `health.observers.states_recorded`: in its transaction, before the
+    characters' new snapshots are published, so the snapshots carry the moved ends. One
+    query for every character of the batch whose Conflict moved."""
     rules = event.rules()
     if not rules.has("conflicts") or rules.option("effect_conflict_mode") != "sliding":
         return
-    was = (before.get("values") or {}).get("conflict_until")
-    until = (health.values or {}).get("conflict_until")
-    if until == was:
+    moved = {}
+    for change in changes:
+        was = (change.before.get("values") or {}).get("conflict_until")
+        until = (change.health.values or {}).get("conflict_until")
+        if until != was:
+            moved[change.health.pk] = (change.health, until)
+    if not moved:
         return
     game_s = event.game_time(now)
     following = Effect.objects.select_for_update().filter(
-        character_id=health.pk, lasts_conflict=True, removed=False, ends_game_s__gt=game_s)
-    gap = float(rules.for_sheet(health.character.sheet).option("conflict_gap_s"))
+        character_id__in=list(moved), lasts_conflict=True, removed=False,
+        ends_game_s__gt=game_s).order_by("pk")
     for effect in following:
+        health, until = moved[effect.character_id]
+        gap = float(rules.for_sheet(health.character.sheet).option("conflict_gap_s"))
         ends = _end(effect, until, game_s, gap)
         if ends != effect.ends_game_s:
             effect.ends_game_s = ends

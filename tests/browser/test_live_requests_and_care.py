@@ -97,9 +97,17 @@ def test_a_request_rings_on_the_narrators_view_and_leaves_it_once_answered(serve
     assert narrator.errors == [] and player.errors == []
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "passes alone, but fails three times in a row after the other browser tests on the same "
-    "server: the surgery's result never reaches the medic's screen; open in issue 16"))
+# Records whether the medic's "confirm" button was disabled when it was first drawn: a
+# mutation observer runs before any timer, so a button enabled until the next tick shows.
+FIRST_CONFIRM_STATE = """() => {
+  window.confirmDisabledWhenShown = null;
+  new MutationObserver(() => {
+    const button = document.querySelector("#confirm-treatment");
+    if (button && window.confirmDisabledWhenShown === null) window.confirmDisabledWhenShown = button.disabled;
+  }).observe(document.body, { childList: true, subtree: true });
+}"""
+
+
 @pytest.mark.parametrize("tablet", SIZES)
 def test_the_patient_reads_who_treats_them_and_the_medic_reads_what_it_did(server_url, phone,
                                                                           tablet):
@@ -142,9 +150,13 @@ def test_the_patient_reads_who_treats_them_and_the_medic_reads_what_it_did(serve
     medic.get_by_role("button", name="Chercher").click()
     surgery = option.filter(has_text="Chirurgie")
     surgery.get_by_label(re.compile("endroit calme")).check()
+    # The confirmation cannot be tapped before the surgery's 3 s are played, not even in
+    # the instant its screen appears (the server would refuse it as not finished).
+    medic.evaluate(FIRST_CONFIRM_STATE)
     surgery.get_by_role("button", name="Commencer").click()
     expect(treated).to_contain_text("Bruno te está curando")
     confirm = medic.get_by_role("button", name="Confirmer : soin terminé")
+    assert medic.evaluate("window.confirmDisabledWhenShown") is True
     expect(confirm).to_be_enabled(timeout=10000)
     confirm.click()
     outcome = medic.locator(".treatment-outcome")

@@ -123,9 +123,9 @@ class EveryQuery:
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
-async def test_a_phone_connects_in_three_queries(clock, player, player_api):
-    """The session, the user, then the character's row: the access check, the snapshot's
-    key and, from the cache, the snapshot."""
+async def test_a_phone_connects_in_two_queries(clock, player, player_api):
+    """The session, then the character's row with its player's user: the access check,
+    the snapshot's key and, from the cache, the snapshot."""
     with EveryQuery() as queries:
         for attempt in range(3):
             queries.count = 0
@@ -133,7 +133,7 @@ async def test_a_phone_connects_in_three_queries(clock, player, player_api):
             assert connected
             await next_snapshot(phone)
             await phone.disconnect()
-    assert queries.count == 3
+    assert queries.count == 2
 
 
 def served_and_fresh(character):

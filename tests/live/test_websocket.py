@@ -124,6 +124,26 @@ async def test_a_forged_or_ended_session_is_refused(clock, player, player_api):
     assert await refusal_code(ended, f"character={player.pk}") == 4403
 
 
+async def test_a_session_no_longer_true_for_its_user_is_refused(clock, player, player_api):
+    """The player's user comes with the character's row (live/auth.py), and is checked as
+    Django checks a session: a changed password or a deactivated user ends it."""
+    origin = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
+    cookie = [(b"cookie", f"sessionid={player_api.cookies['sessionid'].value}".encode())]
+    phone, connected, _ = await connect(player_api, f"character={player.pk}")
+    assert connected and (await next_snapshot(phone))["character"]["id"] == player.pk
+    await phone.disconnect()
+
+    user = player.user
+    user.is_active = False
+    await database_sync_to_async(user.save)()
+    assert await refusal_code(origin + cookie, f"character={player.pk}") == 4403
+
+    user.is_active = True
+    user.set_password("changed-after-the-login")
+    await database_sync_to_async(user.save)()
+    assert await refusal_code(origin + cookie, f"character={player.pk}") == 4403
+
+
 @pytest.mark.parametrize("origin", [None, b"null", b"http://testserver.evil.example",
                                     b"https://evil.example", b"http://eviltestserver",
                                     b"https://testserver", b"http://testserver:8080",

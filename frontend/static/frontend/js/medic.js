@@ -4,7 +4,7 @@
 // the rules reveal it (an analysis, or a treatment whose result they decide: a surgery).
 import { get, send } from "./api.js";
 import { alertNow, keepAwake } from "./alerts.js";
-import { countdownElement, countdownPhrase, startTicking } from "./countdown.js";
+import { countdownElement, countdownPhrase, secondsLeft, startTicking } from "./countdown.js";
 import { colon, t } from "./i18n.js";
 import { said } from "./outcome.js";
 import { paramField, paramValues } from "./params.js";
@@ -141,12 +141,16 @@ export async function show(root, { id, params, context }) {
 
   function running() {
     const frozen = { clock: { running: Boolean(treatment.ready_at) } };
+    const timer = { at: treatment.ready_at, remaining_s: treatment.remaining_s };
+    // Drawn already disabled when time is left: a button enabled until the next tick
+    // could be tapped at once, and the server would refuse it as not finished.
+    const ready = secondsLeft(timer, frozen) <= 0;
     return h("section", { class: "card" },
       h("h2", {}, `${treatment.label} — ${treatment.patient.name}`),
-      h("p", {}, countdownElement("span", { at: treatment.ready_at, remaining_s: treatment.remaining_s }, frozen,
-        { id: "treatment-countdown", class: "big-timer" })),
+      h("p", {}, countdownElement("span", timer, frozen, { id: "treatment-countdown", class: "big-timer" })),
       h("p", { class: "muted" }, t("Play the whole treatment, then confirm.")),
-      h("button", { type: "button", id: "confirm-treatment", class: "primary", onclick: () => finish("complete") }, t("Confirm: treatment done")),
+      h("button", { type: "button", id: "confirm-treatment", class: "primary", disabled: !ready,
+                    onclick: () => finish("complete") }, t("Confirm: treatment done")),
       confirmButton(t("Abort"), t("Tap again to abort"), () => finish("abort"), { class: "danger" }));
   }
 
