@@ -2,7 +2,8 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-from django.core.asgi import get_asgi_application  # noqa: E402
+from config.http import get_asgi_application  # noqa: E402
+from config.lifespan import lifespan  # noqa: E402
 
 django_app = get_asgi_application()
 
@@ -17,4 +18,5 @@ application = ProtocolTypeRouter({
     # The session only: the consumer finds the user inside its own database call, where
     # the character's row brings a player's user along (live/auth.py).
     "websocket": SameOriginValidator(SessionMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    "lifespan": lifespan,
 })

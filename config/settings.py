@@ -99,6 +99,12 @@ MIDDLEWARE = [
     # (a constant answer: 6.5 -> 4 ms of CPU, docs/performance.md).
     "common.middleware.QueryTextMiddleware",
 ]
+# Routes that answer with the middleware they need only (config/http.py), by exact path:
+# the load balancers' check reads no session, no cookie, no language, no query and serves
+# no page; it keeps the security headers and the https redirect.
+MIDDLEWARE_BY_PATH = {
+    "/healthz": ["django.middleware.security.SecurityMiddleware"],
+}
 
 # Every page runs the app's own scripts only: an injected <script> or a foreign one is
 # refused by the browser. Printed pages' <style> blocks carry the request's nonce.
@@ -244,8 +250,8 @@ LOGIN_TOKEN_TTL_S = int(os.environ.get("LOGIN_TOKEN_TTL_S", str(30 * 24 * 3600))
 SESSION_ENGINE = "common.sessions"
 SESSION_COOKIE_AGE = int(os.environ.get("SESSION_COOKIE_AGE_S", str(30 * 24 * 3600)))
 SESSION_EXPIRE_AT_BROWSER_CLOSE = False
-# Failed logins (one-time links) allowed per client address (REMOTE_ADDR: a proxy must set
-# it, e.g. daphne --proxy-headers) in each window; then 429 with Retry-After.
+# Failed logins (one-time links) allowed per client address (REMOTE_ADDR: behind a proxy,
+# the server sets it from X-Forwarded-For with --proxy-headers) in each window; then 429.
 LOGIN_FAILURES_MAX = int(os.environ.get("LOGIN_FAILURES_MAX", "20"))
 LOGIN_FAILURES_WINDOW_S = int(os.environ.get("LOGIN_FAILURES_WINDOW_S", "600"))
 # The largest API body is a character sheet or an effect text (a few KiB): 64 KiB refuses

@@ -1,5 +1,6 @@
-"""./run: migrate, load the demo event, start the web/websocket server, a Celery worker and
-beat (and an embedded Redis when REDIS_URL is not set). Ctrl-C stops everything; if one
+"""./run: migrate, load the demo event, start the web/websocket server (one process per core,
+WEB_CONCURRENCY, sharing the port), a Celery worker and beat (and an embedded Redis when
+REDIS_URL is not set). Ctrl-C stops everything; if one
 process dies, the others are stopped too, so nothing runs half-alive."""
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ def main() -> int:
         subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
         subprocess.run([*manage, "load_demo"], cwd=ROOT, env=env, check=True)
         commands = {
-            "web": server_command(env.get("HOST", "0.0.0.0"), int(port)),
+            "web": server_command(env.get("HOST", "0.0.0.0"), int(port), workers=web_concurrency(env)),
             "worker": [str(BIN / "celery"), "-A", "config", "worker", "-l", "warning",
                        "--concurrency", env.get("WORKER_CONCURRENCY", "2")],
             "beat": [str(BIN / "celery"), "-A", "config", "beat", "-l", "warning",
@@ -43,12 +44,20 @@ def main() -> int:
         }
         for name, command in commands.items():
             children.append((name, subprocess.Popen(command, cwd=ROOT, env=env)))
-        print(f"\nRunning on {env['PUBLIC_URL']} (web, websockets, worker, beat). Ctrl-C stops.\n")
+        print(f"\nRunning on {env['PUBLIC_URL']} (web and websockets in {web_concurrency(env)} processes, "
+              "worker, beat). Ctrl-C stops.\n")
         return supervise(children, commands, env)
     except KeyboardInterrupt:
         return 0
     finally:
         stop(children)
+
+
+def web_concurrency(env: dict) -> int:
+    """Server processes: WEB_CONCURRENCY, else one per core. Python runs one core at a time
+    per process, and phones need no sticky sessions (the channel layer is in Redis), so
+    the server's own supervisor starts them on one port, with no proxy in front."""
+    return max(1, int(env.get("WEB_CONCURRENCY") or os.cpu_count() or 1))
 
 
 def local_secret_key(path: Path) -> str:
