@@ -6,7 +6,8 @@ It connects N players (each with its session), prints `READY <connected> <failed
 records every snapshot and pushed effect: the receipt time of each effect token (`bench-<n>`) and gaps in
 the sequence numbers; with --snapshots, also each snapshot after the first (character, version,
 state, receipt time). With --reconnect, a dropped connection comes back with the phone's
-jittered backoff and the time of its fresh snapshot is recorded. `STOP` on stdin ends it:
+jittered backoff and the time of its fresh snapshot is recorded. A phone told the server is
+busy comes back when it says, as the app does. `STOP` on stdin ends it:
 the results are written to --out and `DONE` is printed. Bounded: it also stops by itself
 after --max-seconds.
 """
@@ -35,6 +36,7 @@ class Phone:
         self.pushes: set[str] = set()
         self.ready = asyncio.Event()
         self.awaiting_resync = False
+        self.busy_ms = None
 
     def headers(self):
         return {"Cookie": f"sessionid={self.player['session']}",
@@ -51,7 +53,15 @@ class Phone:
                     async for raw in socket:
                         self.receive(json.loads(raw))
             except Exception as error:  # refused, reset, timed out: what a phone meets
-                self.results["errors"][type(error).__name__] = self.results["errors"].get(type(error).__name__, 0) + 1
+                if self.busy_ms is None:    # a busy server's close is no error
+                    self.results["errors"][type(error).__name__] = self.results["errors"].get(type(error).__name__, 0) + 1
+            if self.busy_ms is not None and not self.results["stopping"]:
+                # Told when to come back (live/admission.py): the app waits that, plus a
+                # little, whatever its own backoff would say (js/live.js).
+                self.results["busy"] += 1
+                await asyncio.sleep(self.busy_ms / 1000 + random.random() * 0.5)
+                self.busy_ms = None
+                continue
             if not self.args.reconnect or self.results["stopping"]:
                 self.ready.set()
                 return
@@ -63,6 +73,9 @@ class Phone:
 
     def receive(self, message: dict):
         now = time.time()
+        if message.get("type") == "busy":           # the server's close follows
+            self.busy_ms = message["retry_after_ms"]
+            return
         if message.get("type") == "effect":
             # The phone adds a pushed effect to what it holds: the sequence moves by one.
             if self.version is not None and message["effect"]["push"] not in self.pushes:
@@ -98,7 +111,7 @@ class Phone:
 
 async def main(args) -> None:
     players = json.loads(open(args.players).read())["players"][: args.count]
-    results = {"connected": 0, "receipts": {}, "gaps": 0, "errors": {}, "drops": 0,
+    results = {"connected": 0, "receipts": {}, "gaps": 0, "errors": {}, "drops": 0, "busy": 0,
                "resynced": [], "dropped_at": None, "stopping": False, "snapshots": []}
     phones = [Phone(p, args, results) for p in players]
     tasks = []
