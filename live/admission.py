@@ -11,9 +11,10 @@ Here, per server process:
   and a token of the bucket refilled at LIVE_CONNECTS_PER_S is left (both measured on the
   target machine, see docs/performance.md). The others are told at once, before any
   database or Redis work, when to come back: each refused phone is given the next free
-  slot of a virtual queue served at the rate connects are being completed (measured over
-  the last seconds, at most LIVE_CONNECTS_PER_S), plus jitter, so the crowd returns spread
-  over the next seconds instead of all together.
+  slot of a virtual queue served at the rate this process can complete connects (as many
+  at once as it admits, divided by how long a connect takes lately; at most
+  LIVE_CONNECTS_PER_S), plus jitter, so the crowd returns spread over the next seconds
+  instead of all together.
 - A phone that hangs up while its connect waits is noticed (`Hangup`) and its work dropped.
 - A lookup that fails (database, Redis, the channel layer) is `BUSY_ERRORS`: the phone is
   told to come back, never that it is forbidden.
@@ -21,7 +22,6 @@ Here, per server process:
 from __future__ import annotations
 
 import asyncio
-import collections
 import json
 import random
 import time
@@ -33,8 +33,8 @@ from redis.exceptions import RedisError
 # What a crowd or a fault makes a connect raise: the phone is told to come back. Anything
 # else is a bug and is left to raise (it is logged by the server).
 BUSY_ERRORS = (DatabaseError, RedisError, OSError, TimeoutError)
-# The connects completed over this many seconds give the rate a crowd is served at.
-RATE_WINDOW_S = 3.0
+# How much each connect's duration moves the running mean (about the last 20 connects).
+DURATION_WEIGHT = 0.05
 
 
 class Door:
@@ -45,7 +45,7 @@ class Door:
         self.tokens = None           # filled on first use, from the settings then in force
         self.refilled = time.monotonic()
         self.next_slot = 0.0         # monotonic time of the next free return slot
-        self.completed = collections.deque()   # monotonic times of the last connects done
+        self.connect_s = None        # running mean of how long an admitted connect takes
 
     def _rate(self) -> float:
         return float(settings.LIVE_CONNECTS_PER_S)
@@ -59,39 +59,36 @@ class Door:
             self.tokens = min(burst, self.tokens + (now - self.refilled) * rate)
         self.refilled = now
 
-    def admit(self) -> bool:
-        """True: this connect may proceed (call `done()` when it ends). No I/O."""
+    def admit(self) -> float | None:
+        """The instant this connect was let in (hand it to `done()` when it ends), or None:
+        come back later. No I/O."""
         if self.in_progress >= settings.LIVE_CONNECTS_IN_PROGRESS_MAX:
-            return False
+            return None
+        now = time.monotonic()
         if self._rate() > 0:
-            self._refill(time.monotonic())
+            self._refill(now)
             if self.tokens < 1:
-                return False
+                return None
             self.tokens -= 1
         self.in_progress += 1
-        return True
+        return now
 
-    def done(self) -> None:
+    def done(self, started: float) -> None:
         self.in_progress -= 1
-        now = time.monotonic()
-        self.completed.append(now)
-        self._forget(now)
+        took = time.monotonic() - started
+        self.connect_s = took if self.connect_s is None else (
+            self.connect_s + DURATION_WEIGHT * (took - self.connect_s))
 
-    def _forget(self, now: float) -> None:
-        while self.completed and self.completed[0] < now - RATE_WINDOW_S:
-            self.completed.popleft()
-
-    def _serving_rate(self, now: float) -> float:
-        """Connects per second this process is completing now: what a crowd's return
-        slots are spaced by. The setting bounds it; a process slowed by a busy machine
-        (or a slow database) spreads its crowd wider by itself."""
-        self._forget(now)
+    def _serving_rate(self) -> float:
+        """Connects per second this process can complete: as many at once as it admits,
+        each taking what connects took lately. Its own capacity, not what it served: a
+        rate measured from the phones it let back in would never grow past the first
+        guess. The setting bounds it; a process slowed by a busy machine or a slow
+        database takes longer per connect, and so spreads its crowd wider by itself."""
         ceiling = self._rate() or float("inf")
-        measured = len(self.completed) / RATE_WINDOW_S
-        if measured <= 0:
-            # Nothing done lately: a process just started, or every connect is stuck.
-            measured = settings.LIVE_CONNECTS_IN_PROGRESS_MAX / RATE_WINDOW_S
-        return max(1.0, min(ceiling, measured))
+        if not self.connect_s:
+            return max(1.0, min(ceiling, float(settings.LIVE_CONNECTS_IN_PROGRESS_MAX)))
+        return max(1.0, min(ceiling, settings.LIVE_CONNECTS_IN_PROGRESS_MAX / self.connect_s))
 
     def retry_after_s(self) -> float:
         """When a refused phone should come back: the next free slot of a queue served at
@@ -99,7 +96,7 @@ class Door:
         least LIVE_RETRY_MIN_S, at most LIVE_RETRY_MAX_S, plus up to LIVE_RETRY_JITTER_S."""
         now = time.monotonic()
         low, high = settings.LIVE_RETRY_MIN_S, settings.LIVE_RETRY_MAX_S
-        rate = self._serving_rate(now)
+        rate = self._serving_rate()
         self.next_slot = max(self.next_slot, now + low) + 1 / rate
         wait = self.next_slot - now
         if wait > high:

@@ -168,7 +168,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         self.lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
         # Before any database or Redis work: a crowd beyond what this process sustains is
         # told at once when to come back.
-        if not admission.door.admit():
+        started = admission.door.admit()
+        if started is None:
             await self._come_back_later()
             return
         try:
@@ -182,7 +183,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             await self._come_back_later()
             return
         finally:
-            admission.door.done()
+            admission.door.done(started)
         if self.hangup.gone:
             return
         if first is None:

@@ -159,3 +159,21 @@ async def test_a_channel_layer_failure_is_busy_not_forbidden(clock, settings, pl
     with contextlib.suppress(RedisError):
         # The layer's receive loop (channels') fails too, once the phone has its answer.
         await phone.disconnect()
+
+
+@pytest.mark.parametrize("connect_s, last_back_s", [(0.05, (2, 4)), (1.0, (9, 12))])
+async def test_a_crowd_is_spread_by_how_fast_this_process_completes_connects(
+        settings, connect_s, last_back_s):
+    """300 phones refused at once come back over the time the process needs for them: 32
+    at once, each taking what connects took lately (at most LIVE_CONNECTS_PER_S a second).
+    A quick process is not held to its first guess, a slow one spreads them wider."""
+    settings.LIVE_CONNECTS_IN_PROGRESS_MAX, settings.LIVE_CONNECTS_PER_S = 32, 150
+    settings.LIVE_RETRY_JITTER_S = 0
+    door = admission.Door()
+    for _ in range(40):
+        door.in_progress += 1
+        door.done(admission.time.monotonic() - connect_s)
+    hints = [door.retry_after_s() for _ in range(300)]
+    assert hints == sorted(hints)                 # each takes the next free slot
+    low, high = last_back_s
+    assert low <= hints[-1] <= high, hints[-1]
