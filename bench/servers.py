@@ -23,10 +23,9 @@ import asyncio
 import json
 import os
 import time
-from pathlib import Path
 
 from bench.rest import hammer
-from bench.stack import BIN, ROOT, free_port, running_stack, wait_for_port
+from bench.stack import BIN, ROOT, free_port, group_cpu_s, running_stack, wait_for_port
 
 APPLICATION = "config.asgi:application"
 BARE_APPLICATION = "bench.bare:application"
@@ -52,20 +51,6 @@ def granian(host: str, port: int, application: str) -> list[str]:
 
 
 SERVERS = {"daphne": daphne, "uvicorn": uvicorn, "granian": granian}
-
-
-def group_cpu_s(pgid: int) -> float:
-    """User + system CPU seconds of every process in a process group (live ones)."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    total = 0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == pgid:          # fields after the name: state, ppid, pgrp, ...
-            total += int(fields[11]) + int(fields[12])
-    return total / ticks
 
 
 async def storm(port: int, players: list[dict], timeout: float = 60) -> dict:

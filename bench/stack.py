@@ -102,6 +102,21 @@ def wait_for_port(port: int, timeout: float = 30) -> None:
     raise RuntimeError(f"nothing listens on port {port}")
 
 
+def group_cpu_s(pgid: int) -> float:
+    """User + system CPU seconds of every live process of a process group (a server
+    started by Stack.spawn: one web process, or several sharing the port)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid:          # fields after the name: state, ppid, pgrp, ...
+            total += int(fields[11]) + int(fields[12])
+    return total / ticks
+
+
 def rss_kib(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):

@@ -25,27 +25,12 @@ import time
 from pathlib import Path
 
 from bench.load import percentiles
-from bench.stack import cli, running_stack, server_with_players
+from bench.stack import cli, group_cpu_s, running_stack, server_with_players
 
 MODES = ("backoff", "every-second")
 DEADLINE_S = 180             # a storm that has not settled by then is reported as such
 HANDSHAKE_TIMEOUT_S = 10     # a phone gives up an unanswered handshake after this long
 HINT_JITTER_S = 0.5          # what js/live.js adds to the server's delay
-
-
-def _cpu_s(pgid: int) -> float:
-    """User + system CPU seconds of every process of the server's process group (one web
-    process or several sharing the port)."""
-    tick = os.sysconf("SC_CLK_TCK")
-    total = 0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == pgid:          # fields[2]: pgrp (after state and ppid)
-            total += int(fields[11]) + int(fields[12])
-    return total / tick
 
 
 class Storm:
@@ -151,13 +136,13 @@ def run(clients: int, mode: str, env: dict | None = None) -> dict:
             population, port, _ = server_with_players(stack, clients)
             web = stack.processes[-1]
             load_before = _load()
-            cpu_before = _cpu_s(web.pid)
+            cpu_before = group_cpu_s(web.pid)
             storm = Storm(port, population.players[:clients], mode)
             import resource
             soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
             resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
             asyncio.run(storm.run())
-            cpu = _cpu_s(web.pid) - cpu_before
+            cpu = group_cpu_s(web.pid) - cpu_before
     finally:
         for k, v in saved.items():
             if v is None:
