@@ -224,7 +224,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
     async def _come_back_later(self) -> None:
         """The refusal a phone reads (docs/api.md): opened, told the delay after which to
         try again, closed with 4013. The delay goes in a message and in the close reason:
-        daphne sends no close reason."""
+        daphne (the browser tests' server) sends no close reason."""
         busy = admission.busy_message(admission.door.retry_after_s())
         await self.accept()
         await self.send_json(busy)
