@@ -18,11 +18,35 @@ def pytest_collection_modifyitems(items):
 
     A browser test that fails is run again, at most twice: in a full run on this 2-core
     machine a few of them miss a 15 s wait now and then, and pass alone (see
-    docs/performance.md, "Known flaky browser tests"); one that fails three times fails."""
+    docs/performance.md, "Known flaky browser tests"); one that fails three times fails.
+    The slowest takes about 30 s: one that takes 120 s is stuck (a page promise that
+    never settles) and ends the run with every thread's stack. Not a failure that the
+    rerun could catch: Playwright's event loop swallows the alarm signal's exception."""
     items.sort(key=lambda item: "/browser/" in str(item.path))
     for item in items:
         if "/browser/" in str(item.path):
             item.add_marker(pytest.mark.flaky(reruns=2))
+            item.add_marker(pytest.mark.timeout(120, method="thread"))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_timeout_set_timer(item, settings):
+    """pytest-timeout's thread method, naming the stuck test: its stack dump shows only
+    threads, and a browser test runs in Playwright's greenlet."""
+    if settings.method != "thread":
+        return None
+    import threading
+
+    from pytest_timeout import timeout_timer
+
+    def expire():
+        item.config.get_terminal_writer().line(f"\n{item.nodeid}: stuck after {settings.timeout:.0f} s")
+        timeout_timer(item, settings)
+    timer = threading.Timer(settings.timeout, expire)
+    timer.daemon = True
+    item.cancel_timeout = timer.cancel
+    timer.start()
+    return True
 
 
 class Clock:

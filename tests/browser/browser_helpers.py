@@ -28,6 +28,22 @@ def screenshot(page, name: str) -> None:
                     style="#topbar { position: static !important; }")
 
 
+def eventually(page, expression: str, timeout_s: float = 15) -> None:
+    """Wait until the page says `expression` is true. Read with `evaluate`: the app's
+    Content-Security-Policy forbids the eval that `wait_for_function` polls with."""
+    import time
+    deadline = time.monotonic() + timeout_s
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, f"never true: {expression}"
+        page.wait_for_timeout(100)
+
+
+# A promise the page answers within a bound: `evaluate` itself waits without limit.
+SERVICE_WORKER_READY = """() => Promise.race([
+  navigator.serviceWorker.ready.then(() => true),
+  new Promise((resolve) => setTimeout(() => resolve(false), 15000))])"""
+
+
 def wait_until_listening(group: str, timeout: float = 15) -> None:
     """Until a page's websocket has joined this channel-layer group: a message published
     before that is not sent to it (narrators-only messages are not in the snapshot the
@@ -44,7 +60,7 @@ def wait_until_listening(group: str, timeout: float = 15) -> None:
         time.sleep(0.05)
 
 
-def off_the_browser_thread(work, *args, **kwargs):
+def off_the_browser_thread(work, *args, timeout: float = 60, **kwargs):
     """Run `work` in a thread of its own and return what it returns (or raise what it
     raised): this thread holds Playwright's event loop, where a service's publishing to
     the phones (async_to_sync) may not run. The thread gives its database connection back:
@@ -61,9 +77,11 @@ def off_the_browser_thread(work, *args, **kwargs):
             done.append((False, error))
         finally:
             connections.close_all()
-    thread = threading.Thread(target=run)
+    thread = threading.Thread(target=run, daemon=True)
     thread.start()
-    thread.join()
+    # Bounded: a publish stuck on Redis fails this test instead of holding the whole run.
+    thread.join(timeout)
+    assert done, f"{getattr(work, '__name__', work)} did not finish in {timeout} s"
     (ok, value), = done
     if not ok:
         raise value

@@ -18,11 +18,23 @@ TABLET = {"width": 1024, "height": 768}
 PAGE_TIMEOUT_MS = 15000
 
 
-def _forget_parent_connections():
+def _prepare_the_forked_server():
     """Runs in the forked server, which inherits what the test process used earlier: a
     channel layer bound to the parent's event loop, and asgiref's single-thread executor
-    whose worker thread does not exist here (database_sync_to_async would wait forever)."""
+    whose worker thread does not exist here (database_sync_to_async would wait forever).
+
+    It also inherits the run's output. A run that ends without its teardown (a stuck
+    browser test ends it at its timeout, tests/conftest.py) would leave the server
+    holding that output open, and whoever reads it (CI) waiting: the kernel ends the
+    server with the run."""
+    import ctypes
+    import signal
+    import sys
     from concurrent.futures import ThreadPoolExecutor
+
+    if sys.platform == "linux":
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
 
     from asgiref.sync import SyncToAsync
     from channels.layers import channel_layers
@@ -42,7 +54,7 @@ def server_url(django_db_setup, django_db_blocker):
             if hasattr(connection, "close_pool"):
                 connection.close_pool()   # no pool threads may be inherited by the fork
         process = DaphneProcess("127.0.0.1", partial(make_application, static_wrapper=ASGIStaticFilesHandler),
-                                setup=_forget_parent_connections)
+                                setup=_prepare_the_forked_server)
         process.start()
         if not process.ready.wait(timeout=30):
             raise RuntimeError("the test server did not start")

@@ -11,17 +11,15 @@ the phone asks for a fresh snapshot when its count ends, and a read advances the
 from __future__ import annotations
 
 import re
-import threading
 import time
 from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connections
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from browser_helpers import screenshot
+from browser_helpers import off_the_browser_thread, screenshot
 from club.models import ChronyCheck
 from combat.services.schedule import fights_sweep
 from health.models import HealthState
@@ -60,30 +58,11 @@ def terrier(server_url: str):
     return event, orga, players, links
 
 
-def off_the_loop(call, *args, **kwargs):
-    """A service that publishes to phones, run as a worker or another process would: in a
-    thread of its own (this one holds Playwright's event loop, where async_to_sync may not
-    run). The thread gives its database connection back: the pool is shared by the whole
-    session."""
-    answers = []
-
-    def run():
-        try:
-            answers.append(call(*args, **kwargs))
-        finally:
-            connections.close_all()
-    worker = threading.Thread(target=run)
-    worker.start()
-    worker.join()
-    assert answers, f"{call.__name__} failed"
-    return answers[0]
-
-
 def play_the_worker(until, timeout: float = 20) -> None:
     """What production's Celery worker does at a fight's end (a heal's count to 20)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        off_the_loop(fights_sweep)
+        off_the_browser_thread(fights_sweep)
         if until():
             return
         time.sleep(0.2)
@@ -204,9 +183,9 @@ def test_a_game_announced_a_hit_counted_and_a_teammate_heals(server_url, phone):
 
 def test_a_referee_sanctions_and_measures_a_replica(server_url, phone):
     event, orga, players, links = terrier(server_url)
-    game = off_the_loop(game_announce, event=event, by=orga, scenario="Capture du drapeau",
+    game = off_the_browser_thread(game_announce, event=event, by=orga, scenario="Capture du drapeau",
                         start_at=timezone.now() + timedelta(minutes=5), options={})
-    off_the_loop(game_start, game=game, by=orga)
+    off_the_browser_thread(game_start, game=game, by=orga)
     karim = open_player(phone("fr", chosen=False), links["karim"], "En jeu")
 
     referee = phone("fr")

@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from browser_helpers import screenshot
+from browser_helpers import SERVICE_WORKER_READY, eventually, screenshot
 from health.models import HealthState
 from players.models import Character, Event
 from players.services import (character_create, event_create, login_token_issue,
@@ -133,9 +133,9 @@ def test_the_narrator_pushes_an_effect_and_pauses_the_game(server_url, phone):
 def test_offline_the_app_opens_from_cache_and_replays_the_outbox(server_url, phone):
     game = make_game(server_url)
     page = open_player(phone("fr"), game)
-    page.evaluate("navigator.serviceWorker.ready")
+    assert page.evaluate(SERVICE_WORKER_READY), "the service worker did not install"
     page.reload()                                   # now controlled by the service worker
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    eventually(page, "navigator.serviceWorker.controller !== null")
     expect(page.locator("#state-label")).to_have_text("En pleine forme")
 
     page.context.set_offline(True)

@@ -10,17 +10,14 @@ player among the 300 of a real event (crowd.py):
 from __future__ import annotations
 
 import re
-import threading
-import time
 from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connections
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from browser_helpers import screenshot
+from browser_helpers import eventually, off_the_browser_thread, screenshot
 from crowd import crowd_event
 from effects.services.effects import effect_push
 from health.models import HealthState
@@ -81,33 +78,6 @@ OLDER_TAPS = """async (ms) => {
   await new Promise((resolve) => { transaction.oncomplete = resolve; });
   return items.length;
 }"""
-
-
-def off_the_loop(call, *args, **kwargs):
-    """A service that publishes to phones, run in a thread of its own (this one holds
-    Playwright's event loop, where async_to_sync may not run). The thread gives its
-    database connection back: the pool is shared by the whole session."""
-    answers = []
-
-    def run():
-        try:
-            answers.append(call(*args, **kwargs))
-        finally:
-            connections.close_all()
-    worker = threading.Thread(target=run)
-    worker.start()
-    worker.join()
-    assert answers, f"{call.__name__} failed"
-    return answers[0]
-
-
-def eventually(page, expression: str, timeout_s: float = 15) -> None:
-    """Wait until the page says `expression` is true. Read with `evaluate`: the app's
-    Content-Security-Policy forbids the eval that `wait_for_function` polls with."""
-    deadline = time.monotonic() + timeout_s
-    while not page.evaluate(expression):
-        assert time.monotonic() < deadline, f"never true: {expression}"
-        page.wait_for_timeout(100)
 
 
 def log_in(page, link):
@@ -171,7 +141,7 @@ def test_an_effect_and_a_new_state_stay_at_the_top_until_acknowledged(server_url
     page.locator("#state-label").click()            # browsers allow sound after a first tap
     page.mouse.wheel(0, 2000)                       # reading the bottom of the screen
 
-    off_the_loop(effect_push, event=event, characters=[alice], text="Un frisson te parcourt l'échine",
+    off_the_browser_thread(effect_push, event=event, characters=[alice], text="Un frisson te parcourt l'échine",
                  duration_s=600, set_state=None, by=narrator)
 
     banner = page.locator("#banners .banner").filter(has_text="Un frisson te parcourt l'échine")
@@ -183,7 +153,7 @@ def test_an_effect_and_a_new_state_stay_at_the_top_until_acknowledged(server_url
     page.reload()
     expect(banner).to_be_visible()                  # ...even after a reload
 
-    off_the_loop(character_act, character=alice, action="hit_wounding", params={}, by=narrator,
+    off_the_browser_thread(character_act, character=alice, action="hit_wounding", params={}, by=narrator,
                  as_narrator=True)
     changed = page.locator("#banners .banner").filter(has_text="Votre état a changé : Blessé")
     expect(changed).to_be_visible()
@@ -208,7 +178,7 @@ def test_an_announced_game_is_a_banner_and_stays_in_the_history(server_url, phon
     page = log_in(phone("fr", VIBRATE_STUB), f"{server_url}/login/{login_token_issue(event=event, user=karim.user)}")
     expect(page.locator("#state-label")).to_be_visible()
 
-    off_the_loop(game_announce, event=event, by=orga, scenario="Capture du drapeau",
+    off_the_browser_thread(game_announce, event=event, by=orga, scenario="Capture du drapeau",
                  start_at=timezone.now() + timedelta(minutes=30))
 
     banner = page.locator("#banners .banner").filter(has_text="Prochaine partie à")

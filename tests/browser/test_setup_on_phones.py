@@ -4,13 +4,11 @@ them), sees the 300 in the live view, opens the sheets to print and the admin, w
 their event's rows are; a race's organiser imports 300 entries the same way."""
 from __future__ import annotations
 
-import threading
-
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connections
 from playwright.sync_api import expect
 
+from browser_helpers import off_the_browser_thread
 from players.models import Character
 from players.services import character_create, event_create, login_token_issue
 from race.models import Entry
@@ -20,21 +18,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 SIZES = [pytest.param(False, id="phone"), pytest.param(True, id="tablet")]
 TEAMS = ["Corbeaux", "Loups", "Hiboux", "Renards", "Cerfs", "Ours"]
-
-
-def in_thread(work):
-    """Set-up made where it may publish to phones (its own thread, no event loop)."""
-    done = []
-
-    def run():
-        try:
-            done.append(work())
-        finally:
-            connections.close_all()
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join()
-    return done[0]
 
 
 def roster(count: int, bad: dict | None = None) -> bytes:
@@ -59,7 +42,7 @@ def test_an_organiser_sets_up_300_characters_from_a_file(server_url, phone, tabl
         other = event_create(name="Un autre GN", ruleset="gn_fr", by=None)
         character_create(event=other, name="Intrus d'ailleurs")
         return event, f"{server_url}/login/{login_token_issue(event=event, user=orga)}"
-    event, link = in_thread(setup)
+    event, link = off_the_browser_thread(setup)
     page = phone("fr", tablet=tablet)
     page.goto(link)
     page.locator("form button").click()  # the login page's button
@@ -123,7 +106,7 @@ def test_a_race_organiser_imports_300_entries_from_a_file(server_url, phone, tab
                             start_clock=True)
         course_create(event=race, name="famille", by=orga, points_per_checkpoint=20)
         return race, f"{server_url}/login/{login_token_issue(event=race, user=orga)}"
-    race, link = in_thread(setup)
+    race, link = off_the_browser_thread(setup)
     page = phone("fr", tablet=tablet)
     page.goto(link)
     page.locator("form button").click()
