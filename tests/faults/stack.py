@@ -1,4 +1,4 @@
-"""Real processes for the fault tests: a Redis server of the test's own, daphne, Celery
+"""Real processes for the fault tests: a Redis server of the test's own, the ASGI server, Celery
 workers and beat, each a subprocess in its own process group, all on the test database.
 
 Then the clients (an HTTP API client and a phone's websocket, both logged in with a
@@ -190,9 +190,9 @@ class Stack:
 
     # Django processes -----------------------------------------------------------------
 
-    def start_daphne(self, port: int | None = None, wait: bool = True) -> Server:
+    def start_server(self, port: int | None = None, wait: bool = True) -> Server:
         port = port or free_port()
-        process = self._start(f"daphne-{port}", server_command("127.0.0.1", port))
+        process = self._start(f"server-{port}", server_command("127.0.0.1", port))
         server = Server(process, port)
         if wait:
             server.wait_ready()
@@ -261,7 +261,7 @@ class Supervisor:
 
 
 class Server:
-    """A daphne process and its address."""
+    """An ASGI server process (as `python -m config.server` starts it) and its address."""
 
     def __init__(self, process: Process, port: int):
         self.process, self.port = process, port
@@ -270,9 +270,9 @@ class Server:
     def wait_ready(self, timeout: float = 60) -> None:
         def ready():
             if not self.process.alive:
-                raise AssertionError(f"daphne exited:\n{self.process.output()[-3000:]}")
+                raise AssertionError(f"the server exited:\n{self.process.output()[-3000:]}")
             return port_open(self.port)
-        wait_for(ready, timeout, f"daphne on port {self.port}")
+        wait_for(ready, timeout, f"the server on port {self.port}")
 
     def kill(self) -> None:
         self.process.kill(signal.SIGKILL)
@@ -534,7 +534,7 @@ class Game:
 def start(stack, *, worker: bool = True, beat: bool = True, port: int | None = None):
     """Redis first (the others connect to it), then the rest in parallel."""
     stack.start_redis()
-    server = stack.start_daphne(port=port, wait=False)
+    server = stack.start_server(port=port, wait=False)
     return server, (stack.start_worker(wait=False) if worker else None,
                     stack.start_beat(wait=False) if beat else None)
 

@@ -20,7 +20,7 @@ CROWD = 200
 # What a phone waits for before it calls a handshake failed; far longer than the server
 # should need, so a failure here is the server's refusal or cut, not this client's impatience.
 PHONE_PATIENCE_S = 30
-# A traceback, an error, or daphne cancelling a consumer that took too long to close
+# A traceback, an error, or the server cancelling a consumer that took too long to close
 # (which would leave its groups behind).
 SERVER_TROUBLE = re.compile(r"Traceback|Error|ERROR|Exception|CRITICAL|took too long")
 
@@ -83,7 +83,7 @@ def _character_groups_left(redis, ids) -> list[str]:
 
 def test_two_hundred_phones_connecting_at_once_then_closing_at_once(stack, game_factory):
     stack.start_redis()
-    server = stack.start_daphne(wait=False)
+    server = stack.start_server(wait=False)
     game = game_factory(CROWD, wounded_deadline_s=3600)
     phones = [(c.pk, session_for(c.user)) for c in game.characters]
     # The crowd arrives as the server starts listening: it was restarted under its phones,

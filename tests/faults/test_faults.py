@@ -132,7 +132,7 @@ def test_asgi_server_restarted_under_connected_phones(stack, game_factory, phone
     connections = {pk: phone.connections for pk, phone in phone_of.items()}
     assert game.seconds_to_deadlines()[0] > 1, "too slow: the deadlines are too close"
 
-    server.kill()                                   # kill -9 of daphne, before the deadlines
+    server.kill()                                   # kill -9 of the server, before the deadlines
     # While it is down: the deadlines pass (the worker applies them) and a narrator pushes
     # an effect from elsewhere (this process, on the same Redis and database).
     game.wait_all("coma", 20)
@@ -143,7 +143,7 @@ def test_asgi_server_restarted_under_connected_phones(stack, game_factory, phone
                 duration_s=None, set_state=None, by=game.narrator)
     assert all(p.last_snapshot()["state"]["key"] == "wounded" for p in phone_of.values())
 
-    stack.start_daphne(port=server.port)            # the same address: phones find it again
+    stack.start_server(port=server.port)            # the same address: phones find it again
     game.assert_phones_resynchronised(phone_of, narrator, since=connections)
     for pk, phone in phone_of.items():
         on_connect = phone.first_message(phone.connections)["snapshot"]

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def test_two_asgi_processes_two_workers_one_beat(stack, game_factory, phones):
     stack.start_redis()
-    a, b = stack.start_daphne(wait=False), stack.start_daphne(wait=False)
+    a, b = stack.start_server(wait=False), stack.start_server(wait=False)
     workers = [stack.start_worker(name=f"worker-{n}", wait=False) for n in (1, 2)]
     beat = stack.start_beat(wait=False)
     game = game_factory(100, wounded_deadline_s=8)
