@@ -13,6 +13,8 @@ each one does is unchanged, only where it runs.
 """
 from __future__ import annotations
 
+import os
+import weakref
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 
@@ -26,6 +28,20 @@ from django.utils.module_loading import import_string
 # once (as many as Django would have), and stopped when they finish beyond this many.
 IDLE_THREADS_KEPT = 16
 
+_ALL_REQUEST_THREADS: weakref.WeakSet[RequestThreads] = weakref.WeakSet()
+
+
+def _forget_idle_threads_after_fork() -> None:
+    """A forked process (a server that loads the app before it forks its workers, the
+    browser tests' server) inherits the idle executors but not their threads: each such
+    executor would take a request and never run it."""
+    for threads in _ALL_REQUEST_THREADS:
+        threads.idle.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_idle_threads_after_fork)
+
 
 class RequestThreads:
     """One-thread executors, each lent to one request at a time: a request's start
@@ -36,6 +52,7 @@ class RequestThreads:
     def __init__(self, keep: int = IDLE_THREADS_KEPT):
         self.keep = keep
         self.idle: deque[ThreadPoolExecutor] = deque()
+        _ALL_REQUEST_THREADS.add(self)
 
     def lend(self) -> ThreadPoolExecutor:
         # The longest idle first: a request whose client left is given back while its

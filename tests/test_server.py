@@ -164,3 +164,37 @@ async def test_the_health_check_keeps_the_security_headers_and_pages_keep_every_
     assert "script-src 'self'" in page["headers"]["content-security-policy"]
     assert page["headers"]["x-frame-options"] == "DENY"
     assert "csrftoken=" in page["headers"]["set-cookie"]
+
+
+
+async def _healthz_status() -> int:
+    """/healthz answered by the ASGI application in this process."""
+    from channels.testing import HttpCommunicator
+
+    from config.asgi import application
+    communicator = HttpCommunicator(application, "GET", "/healthz", headers=[(b"host", b"testserver")])
+    return (await communicator.get_response(timeout=10))["status"]
+
+
+def _healthz_in_a_forked_child(queue) -> None:
+    import asyncio
+    try:
+        queue.put(asyncio.run(_healthz_status()))
+    except Exception as error:  # noqa: BLE001 - reported to the parent
+        queue.put(f"{type(error).__name__}: {error}")
+
+
+def test_a_process_forked_after_the_app_served_requests_serves_its_own():
+    """A server that loads the app and then forks (gunicorn's --preload, the browser
+    tests' server) must not lend the child the parent's idle request threads: they do not
+    exist there, and each would take a request and never answer it."""
+    import asyncio
+    import multiprocessing
+
+    assert [asyncio.run(_healthz_status()) for _ in range(3)] == [200, 200, 200]  # threads kept idle
+    fork = multiprocessing.get_context("fork")
+    queue = fork.Queue()
+    child = fork.Process(target=_healthz_in_a_forked_child, args=(queue,))
+    child.start()
+    child.join(timeout=30)
+    assert queue.get(timeout=1) == 200
