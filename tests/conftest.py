@@ -17,8 +17,8 @@ def pytest_collection_modifyitems(items):
     """Browser tests last: they hold a browser (and its event loop) until the session ends.
 
     A browser test that fails is run again, at most twice: in a full run on this 2-core
-    machine a few of them miss a 15 s wait now and then, and pass alone (see
-    docs/performance.md, "Known flaky browser tests"); one that fails three times fails.
+    machine one now and then misses a 15 s wait and passes alone (docs/performance.md,
+    "Browser tests in a full run"); one that fails three times fails.
     The slowest takes about 30 s: one that takes 120 s is stuck (a page promise that
     never settles) and ends the run with every thread's stack. Not a failure that the
     rerun could catch: Playwright's event loop swallows the alarm signal's exception."""
