@@ -2,6 +2,7 @@
 on a free port, on the test database, reached over the network as a phone reaches it."""
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import socket
@@ -140,46 +141,36 @@ def test_run_starts_a_web_process_per_core_unless_told():
     assert web_concurrency({"WEB_CONCURRENCY": "3"}) == 3
 
 
+async def _get(path: str, timeout: float = 30) -> dict:
+    """`path` answered by the ASGI application in this process (headers by lower-case name)."""
+    from channels.testing import HttpCommunicator
+
+    from config.asgi import application
+    communicator = HttpCommunicator(application, "GET", path, headers=[(b"host", b"testserver")])
+    response = await communicator.get_response(timeout=timeout)
+    return {**response, "headers": {k.decode().lower(): v.decode() for k, v in response["headers"]}}
+
+
 @pytest.mark.asyncio
 async def test_the_health_check_keeps_the_security_headers_and_pages_keep_every_middleware():
     """/healthz answers with its own short chain (config/http.py); the app's pages, served
     by the same ASGI application, still carry the CSP, frame and CSRF protections."""
-    from channels.testing import HttpCommunicator
-
-    from config.asgi import application
-
-    async def get(path: str) -> dict:
-        communicator = HttpCommunicator(application, "GET", path, headers=[(b"host", b"testserver")])
-        response = await communicator.get_response(timeout=30)
-        return {**response, "headers": {k.decode().lower(): v.decode() for k, v in response["headers"]}}
-
-    health = await get("/healthz")
+    health = await _get("/healthz")
     assert (health["status"], json.loads(health["body"])) == (200, {"ok": True})
     assert health["headers"]["x-content-type-options"] == "nosniff"
     assert health["headers"]["referrer-policy"] == "same-origin"
     assert "set-cookie" not in health["headers"]
 
-    page = await get("/")
+    page = await _get("/")
     assert page["status"] == 200
     assert "script-src 'self'" in page["headers"]["content-security-policy"]
     assert page["headers"]["x-frame-options"] == "DENY"
     assert "csrftoken=" in page["headers"]["set-cookie"]
 
 
-
-async def _healthz_status() -> int:
-    """/healthz answered by the ASGI application in this process."""
-    from channels.testing import HttpCommunicator
-
-    from config.asgi import application
-    communicator = HttpCommunicator(application, "GET", "/healthz", headers=[(b"host", b"testserver")])
-    return (await communicator.get_response(timeout=10))["status"]
-
-
 def _healthz_in_a_forked_child(queue) -> None:
-    import asyncio
     try:
-        queue.put(asyncio.run(_healthz_status()))
+        queue.put(asyncio.run(_get("/healthz", timeout=10))["status"])
     except Exception as error:  # noqa: BLE001 - reported to the parent
         queue.put(f"{type(error).__name__}: {error}")
 
@@ -188,10 +179,9 @@ def test_a_process_forked_after_the_app_served_requests_serves_its_own():
     """A server that loads the app and then forks (gunicorn's --preload, the browser
     tests' server) must not lend the child the parent's idle request threads: they do not
     exist there, and each would take a request and never answer it."""
-    import asyncio
     import multiprocessing
 
-    assert [asyncio.run(_healthz_status()) for _ in range(3)] == [200, 200, 200]  # threads kept idle
+    assert [asyncio.run(_get("/healthz"))["status"] for _ in range(3)] == [200, 200, 200]  # kept idle
     fork = multiprocessing.get_context("fork")
     queue = fork.Queue()
     child = fork.Process(target=_healthz_in_a_forked_child, args=(queue,))

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,7 +32,6 @@ def screenshot(page, name: str) -> None:
 def eventually(page, expression: str, timeout_s: float = 15) -> None:
     """Wait until the page says `expression` is true. Read with `evaluate`: the app's
     Content-Security-Policy forbids the eval that `wait_for_function` polls with."""
-    import time
     deadline = time.monotonic() + timeout_s
     while not page.evaluate(expression):
         assert time.monotonic() < deadline, f"never true: {expression}"
@@ -48,8 +48,6 @@ def wait_until_listening(group: str, timeout: float = 15) -> None:
     """Until a page's websocket has joined this channel-layer group: a message published
     before that is not sent to it (narrators-only messages are not in the snapshot the
     heartbeat repairs), so a test must not race the page's connect."""
-    import time
-
     import redis
     from django.conf import settings
     client = redis.Redis.from_url(settings.REDIS_URL)

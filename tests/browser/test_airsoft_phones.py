@@ -184,7 +184,7 @@ def test_a_game_announced_a_hit_counted_and_a_teammate_heals(server_url, phone):
 def test_a_referee_sanctions_and_measures_a_replica(server_url, phone):
     event, orga, players, links = terrier(server_url)
     game = off_the_browser_thread(game_announce, event=event, by=orga, scenario="Capture du drapeau",
-                        start_at=timezone.now() + timedelta(minutes=5), options={})
+                                  start_at=timezone.now() + timedelta(minutes=5), options={})
     off_the_browser_thread(game_start, game=game, by=orga)
     karim = open_player(phone("fr", chosen=False), links["karim"], "En jeu")
 

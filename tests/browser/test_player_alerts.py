@@ -142,7 +142,7 @@ def test_an_effect_and_a_new_state_stay_at_the_top_until_acknowledged(server_url
     page.mouse.wheel(0, 2000)                       # reading the bottom of the screen
 
     off_the_browser_thread(effect_push, event=event, characters=[alice], text="Un frisson te parcourt l'échine",
-                 duration_s=600, set_state=None, by=narrator)
+                           duration_s=600, set_state=None, by=narrator)
 
     banner = page.locator("#banners .banner").filter(has_text="Un frisson te parcourt l'échine")
     expect(banner).to_be_visible()
@@ -154,7 +154,7 @@ def test_an_effect_and_a_new_state_stay_at_the_top_until_acknowledged(server_url
     expect(banner).to_be_visible()                  # ...even after a reload
 
     off_the_browser_thread(character_act, character=alice, action="hit_wounding", params={}, by=narrator,
-                 as_narrator=True)
+                           as_narrator=True)
     changed = page.locator("#banners .banner").filter(has_text="Votre état a changé : Blessé")
     expect(changed).to_be_visible()
     eventually(page, "window.__vibrations.length === 1")     # counted since the reload
@@ -179,7 +179,7 @@ def test_an_announced_game_is_a_banner_and_stays_in_the_history(server_url, phon
     expect(page.locator("#state-label")).to_be_visible()
 
     off_the_browser_thread(game_announce, event=event, by=orga, scenario="Capture du drapeau",
-                 start_at=timezone.now() + timedelta(minutes=30))
+                           start_at=timezone.now() + timedelta(minutes=30))
 
     banner = page.locator("#banners .banner").filter(has_text="Prochaine partie à")
     expect(banner).to_contain_text("Capture du drapeau")
