@@ -7,6 +7,7 @@ SECRET_KEY, DEBUG, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS, PUBLIC_URL
 """
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from celery.schedules import crontab
@@ -29,6 +30,12 @@ DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "http://localhost:8000,http://127.0.0.1:8000")
 PUBLIC_URL = os.environ.get("PUBLIC_URL", "http://127.0.0.1:8000").rstrip("/")
+# The address the phones open is always answered and trusted (forms, websockets): setting
+# PUBLIC_URL alone is enough on a LAN (README), whatever the two lists above add.
+_PUBLIC = urlsplit(PUBLIC_URL)
+if _PUBLIC.hostname:
+    ALLOWED_HOSTS.append(f"[{_PUBLIC.hostname}]" if ":" in _PUBLIC.hostname else _PUBLIC.hostname)
+    CSRF_TRUSTED_ORIGINS.append(f"{_PUBLIC.scheme}://{_PUBLIC.netloc}")
 DEFAULT_SECRET_KEY = "insecure-development-key-set-SECRET_KEY-in-production"
 SECRET_KEY = os.environ.get("SECRET_KEY", DEFAULT_SECRET_KEY)
 LOCAL_HOSTS = {"localhost", "127.0.0.1", "[::1]", "testserver"}
@@ -45,6 +52,11 @@ if PUBLIC_URL.startswith("https://"):
     CSRF_COOKIE_SECURE = True
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    # To the address the phones open (not another port of this host: ./run --https
+    # serves plain http beside it), except the page that installs the event's certificate
+    # authority, which a phone must open before it trusts https (docs/field-network.md).
+    SECURE_SSL_HOST = _PUBLIC.netloc
+    SECURE_REDIRECT_EXEMPT = [r"^field/"]
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(365 * 24 * 3600)))
     # Off by default: it would bind every subdomain of the organisers' domain to https.
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
@@ -54,6 +66,10 @@ if PUBLIC_URL.startswith("https://"):
     SILENCED_SYSTEM_CHECKS = [code for code, chosen in (
         ("security.W005", SECURE_HSTS_INCLUDE_SUBDOMAINS), ("security.W021", SECURE_HSTS_PRELOAD))
         if not chosen]
+
+# The certificate of the authority that phones install from /field/ca/: the event's own
+# (manage.py field_certificates), or a proxy's, such as Caddy's `tls internal` root.
+FIELD_CA_CERT = Path(os.environ.get("FIELD_CA_CERT") or VAR_DIR / "field-tls" / "ca.pem")
 
 INSTALLED_APPS = [
     "daphne",

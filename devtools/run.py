@@ -1,7 +1,10 @@
 """./run: migrate, load the demo event, start the web/websocket server (one process per core,
 WEB_CONCURRENCY, sharing the port), a Celery worker and beat (and an embedded Redis when
-REDIS_URL is not set). Ctrl-C stops everything; if one
-process dies, the others are stopped too, so nothing runs half-alive."""
+REDIS_URL is not set), then print the login links once the server answers. Ctrl-C stops
+everything; if one process dies, the others are stopped too, so nothing runs half-alive.
+
+`./run --https` serves https itself with the event's own certificate authority, for a LAN
+with no internet (devtools/network.py, docs/field-network.md)."""
 from __future__ import annotations
 
 import os
@@ -14,17 +17,23 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from config.server import command as server_command  # noqa: E402  (after the path is set)
+from devtools import network  # noqa: E402  (after the path is set)
+from frontend.field_tls import field_tls_folder  # noqa: E402
 
 PYTHON = sys.executable
 BIN = Path(PYTHON).parent
 
 
-def main() -> int:
+def main(argv: list[str]) -> int:
     env = dict(os.environ)
-    port = env.setdefault("PORT", "8000")
-    env.setdefault("PUBLIC_URL", f"http://127.0.0.1:{port}")
+    https = "--https" in argv
+    try:
+        plan = network.plan(env, https=https)
+    except network.NetworkError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     env.setdefault("SECRET_KEY", local_secret_key(ROOT / "var" / "secret_key"))
+    signal.signal(signal.SIGTERM, _stop_on_sigterm)    # the children stop with it from now on
     children: list[tuple[str, subprocess.Popen]] = []
     if not env.get("REDIS_URL"):
         from devtools import embedded_redis
@@ -34,9 +43,15 @@ def main() -> int:
     try:
         manage = [PYTHON, "manage.py"]
         subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
-        subprocess.run([*manage, "load_demo"], cwd=ROOT, env=env, check=True)
+        if https:
+            subprocess.run([*manage, "field_certificates"], cwd=ROOT, env=env, check=True)
+        # Printed once the server answers: a link opened before that would fail.
+        demo = subprocess.run([*manage, "load_demo"], cwd=ROOT, env=env, check=True,
+                              stdout=subprocess.PIPE, text=True)
+        tls = field_tls_folder(Path(env.get("VAR_DIR") or ROOT / "var"))
         commands = {
-            "web": server_command(env.get("HOST", "0.0.0.0"), int(port), workers=web_concurrency(env)),
+            **network.web_commands(plan, workers=web_concurrency(env), certificate=tls.server_cert,
+                                   key=tls.server_key),
             "worker": [str(BIN / "celery"), "-A", "config", "worker", "-l", "warning",
                        "--concurrency", env.get("WORKER_CONCURRENCY", "2")],
             "beat": [str(BIN / "celery"), "-A", "config", "beat", "-l", "warning",
@@ -44,9 +59,15 @@ def main() -> int:
         }
         for name, command in commands.items():
             children.append((name, subprocess.Popen(command, cwd=ROOT, env=env)))
+        network.wait_until_answering(plan, dict(children), ca_file=tls.ca_cert)
+        print(demo.stdout, flush=True)
+        print(*filter(None, [network.address_warning(plan), network.describe(plan)]), sep="\n")
         print(f"\nRunning on {env['PUBLIC_URL']} (web and websockets in {web_concurrency(env)} processes, "
-              "worker, beat). Ctrl-C stops.\n")
+              "worker, beat). Ctrl-C stops.\n", flush=True)
         return supervise(children, commands, env)
+    except network.NetworkError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 0
     finally:
@@ -107,4 +128,4 @@ def stop(children) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

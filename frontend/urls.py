@@ -1,8 +1,8 @@
-from django.urls import path
+from django.urls import path, re_path
 
 from club.chrony_apis import replica_label
 
-from . import views
+from . import field_views, views
 
 urlpatterns = [
     path("login/<str:token>", views.login_link),
@@ -12,6 +12,9 @@ urlpatterns = [
     path("manifest.webmanifest", views.manifest),
     path("sw.js", views.service_worker),
     path("healthz", views.healthz),
+    # On plain http too (SECURE_REDIRECT_EXEMPT): the event's authority, for phones to trust.
+    path("field/ca/", field_views.field_ca_page),
+    re_path(r"^field/ca\.(?P<encoding>crt|pem)$", field_views.field_ca_certificate),
     path("jsi18n/<str:lang>/", views.js_catalog),
     path("", views.home),
 ]
