@@ -1,0 +1,82 @@
+"""`./run` on a site's network, as the README says: PUBLIC_URL alone makes the printed
+links work from the phones, and they are printed only once the server answers them."""
+from __future__ import annotations
+
+import http.cookiejar
+import json
+import os
+import re
+import subprocess
+import sys
+import urllib.request
+
+import pytest
+
+from run_helpers import ROOT, DevRun, free_port
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def dev_run(tmp_path):
+    runs = []
+
+    def start(*args, **env):
+        runs.append(DevRun(tmp_path, *args, **env))
+        return runs[-1]
+    yield start
+    for run in runs:
+        run.stop()
+
+
+def test_public_url_alone_makes_the_printed_links_work_once_printed(dev_run):
+    """A LAN-style address (127.0.0.2: loopback, so nothing leaves this machine) that is
+    neither localhost nor in ALLOWED_HOSTS' defaults."""
+    port = free_port()
+    public = f"http://127.0.0.2:{port}"
+    run = dev_run(PUBLIC_URL=public)
+    links = run.links()
+    # The port answered at the very moment the first link was printed.
+    assert run.first_link_connected is True, run.output
+    assert f"Listening on 0.0.0.0:{port} (every address of this machine)" in run.output
+    assert "Phones on plain http get no offline app" in run.output
+
+    alice = links["Alice Martin"]
+    assert alice.startswith(f"{public}/login/")
+    phone = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+    with phone.open(alice, timeout=30) as page:     # Host: 127.0.0.2:<port>, as a phone sends it
+        assert page.status == 200
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.read().decode())[1]
+    # The login form's POST, from the page's own origin, as the browser sends it.
+    login = urllib.request.Request(alice, data=f"csrfmiddlewaretoken={token}".encode(),
+                                   headers={"Origin": public, "Referer": alice})
+    with phone.open(login, timeout=30) as home:
+        assert (home.status, home.url) == (200, f"{public}/")
+    me = urllib.request.Request(f"{public}/api/me/", headers={"Accept": "application/json"})
+    with phone.open(me, timeout=30) as answer:
+        assert json.loads(answer.read())["user"]
+
+
+def _settings_for(public_url: str) -> dict:
+    """What a fresh server process reads from this environment."""
+    code = ("import json, django; django.setup(); from django.conf import settings as s; "
+            "print(json.dumps({'hosts': s.ALLOWED_HOSTS, 'origins': s.CSRF_TRUSTED_ORIGINS, "
+            "'ssl_host': getattr(s, 'SECURE_SSL_HOST', None)}))")
+    env = {key: value for key, value in os.environ.items() if key not in ("ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS")}
+    env.update(PUBLIC_URL=public_url, SECRET_KEY="a-key-of-this-test", DJANGO_SETTINGS_MODULE="config.settings")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
+                         check=True)
+    return json.loads(out.stdout)
+
+
+@pytest.mark.parametrize("public_url, host, origin", [
+    ("http://192.168.1.10:8000", "192.168.1.10", "http://192.168.1.10:8000"),
+    ("https://game.lan:8443/", "game.lan", "https://game.lan:8443"),
+    ("https://[fd00::2]:8443", "[fd00::2]", "https://[fd00::2]:8443"),
+])
+def test_public_url_is_an_allowed_host_and_a_trusted_origin(public_url, host, origin):
+    read = _settings_for(public_url)
+    assert host in read["hosts"] and origin in read["origins"]
+    assert "localhost" in read["hosts"]     # the defaults stay
+    # https redirects go to the address the phones open, not to another port of the host.
+    assert read["ssl_host"] == (origin.split("://")[1] if origin.startswith("https") else None)
