@@ -36,6 +36,8 @@ class Plan:
     host: str
     public_url: str
     listeners: list[Listener]
+    # https PUBLIC_URL without --https: a proxy on this laptop (Caddy) serves https.
+    behind_proxy: bool = False
 
     @property
     def public_host(self) -> str:
@@ -59,7 +61,7 @@ def plan(env: dict, *, https: bool) -> Plan:
     own_port = public.port if public.scheme == "http" else None
     port = int(env.get("PORT") or own_port or 8000)
     env.setdefault("PUBLIC_URL", f"http://127.0.0.1:{port}")
-    return Plan(host, env["PUBLIC_URL"], [Listener("web", port, False)])
+    return Plan(host, env["PUBLIC_URL"], [Listener("web", port, False)], behind_proxy=public.scheme == "https")
 
 
 def web_commands(plan: Plan, *, workers: int, certificate: Path, key: Path) -> dict[str, list[str]]:
@@ -71,8 +73,11 @@ def web_commands(plan: Plan, *, workers: int, certificate: Path, key: Path) -> d
                 plan.host, listener.port, "--ssl-certfile", str(certificate), "--ssl-keyfile", str(key),
                 workers=workers)
         else:
+            # Behind a proxy on this laptop, the phone's address and the scheme are the
+            # proxy's headers (uvicorn believes them from 127.0.0.1 only).
+            proxy = ["--proxy-headers"] if plan.behind_proxy else []
             commands[listener.name] = server_command(
-                plan.host, listener.port, workers=1 if len(plan.listeners) > 1 else workers)
+                plan.host, listener.port, *proxy, workers=1 if len(plan.listeners) > 1 else workers)
     return commands
 
 
