@@ -21,6 +21,9 @@ from browser_helpers import SERVICE_WORKER_READY, eventually, screenshot
 from run_helpers import DevRun, free_port
 
 pytestmark = pytest.mark.django_db(transaction=True)
+# Each test starts a whole ./run (migrations, demo events, server, worker, beat) before
+# the browser: more than the 120 s a browser test gets (tests/conftest.py) on a busy machine.
+STARTS_RUN = pytest.mark.timeout(300, method="thread")
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")    # as tests/browser/conftest.py
 PHONE = {"width": 390, "height": 844}
 PAGE_TIMEOUT_MS = 15000
@@ -88,6 +91,7 @@ def _log_in(page, link: str) -> None:
     expect(page.locator("#state-label")).to_be_visible()
 
 
+@STARTS_RUN
 def test_https_on_a_lan_name_gives_the_phone_a_secure_context_offline_and_the_camera(dev_run, lan_phone):
     https_port, http_port = free_port(), free_port()
     run = dev_run("--https", PUBLIC_URL=f"https://game.lan:{https_port}", PORT=str(http_port))
@@ -129,6 +133,7 @@ def test_https_on_a_lan_name_gives_the_phone_a_secure_context_offline_and_the_ca
     assert page.errors == []
 
 
+@STARTS_RUN
 def test_plain_http_on_a_lan_name_is_not_a_secure_context(dev_run, lan_phone):
     port = free_port()
     run = dev_run(PUBLIC_URL=f"http://game.lan:{port}")
