@@ -80,3 +80,34 @@ def test_public_url_is_an_allowed_host_and_a_trusted_origin(public_url, host, or
     assert "localhost" in read["hosts"]     # the defaults stay
     # https redirects go to the address the phones open, not to another port of the host.
     assert read["ssl_host"] == (origin.split("://")[1] if origin.startswith("https") else None)
+
+
+def test_run_says_when_public_url_is_not_an_address_of_this_machine():
+    """Binding to the address says whether it is ours; nothing is sent anywhere."""
+    from devtools.network import address_warning, plan
+    elsewhere = plan({"PUBLIC_URL": "http://203.0.113.9:8000"}, https=False)
+    assert "203.0.113.9 (PUBLIC_URL) is not an address of this machine" in address_warning(elsewhere)
+    assert address_warning(plan({"PUBLIC_URL": "http://127.0.0.2:8000"}, https=False)) is None
+    assert address_warning(plan({"PUBLIC_URL": "http://game.lan:8000"}, https=False)) is None
+
+
+@pytest.mark.parametrize("env, refusal", [
+    ({"PUBLIC_URL": "http://192.168.1.10:8000"}, "./run --https needs PUBLIC_URL=https://"),
+    ({}, "./run --https needs PUBLIC_URL=https://"),
+    ({"PUBLIC_URL": "https://192.168.1.10:8000"}, "PORT (8000) serves plain http beside https"),
+])
+def test_run_https_refuses_what_cannot_work_and_says_why(env, refusal):
+    from devtools.network import NetworkError, plan
+    with pytest.raises(NetworkError, match=re.escape(refusal)):
+        plan(env, https=True)
+
+
+def test_run_listens_on_public_urls_port_unless_told():
+    from devtools.network import plan
+    assert [l.port for l in plan({"PUBLIC_URL": "http://192.168.1.10:8100"}, https=False).listeners] == [8100]
+    assert [l.port for l in plan({"PUBLIC_URL": "http://192.168.1.10:8100", "PORT": "9000"},
+                                 https=False).listeners] == [9000]
+    behind_caddy = plan({"PUBLIC_URL": "https://game.lan"}, https=False)
+    assert ([l.port for l in behind_caddy.listeners], behind_caddy.behind_proxy) == ([8000], True)
+    own = plan({"PUBLIC_URL": "https://game.lan:8443"}, https=True)
+    assert [(l.port, l.tls) for l in own.listeners] == [(8443, True), (8000, False)]
