@@ -32,6 +32,7 @@ PRIVATE_NETWORKS = [ipaddress.ip_network(net) for net in (
 # stays within the 398 days that Apple's and Chrome's rules accept.
 CA_DAYS = 5 * 365
 SERVER_DAYS = 397
+RENEW_DAYS = 30
 KEY_BITS = 2048     # RSA 2048: what every phone accepts, old Androids included
 
 
@@ -133,9 +134,13 @@ def ca_permits(ca: x509.Certificate, names: list[str]) -> bool:
 
 
 def server_names(cert_path: Path) -> set[str]:
+    """The names the server certificate is good for; none when it is missing or ends
+    within RENEW_DAYS (made again before a phone sees it expired)."""
     if not cert_path.exists():
         return set()
     cert = x509.load_pem_x509_certificate(cert_path.read_bytes())
+    if cert.not_valid_after_utc < datetime.datetime.now(datetime.UTC) + datetime.timedelta(days=RENEW_DAYS):
+        return set()
     sans = cert.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
     return {str(value) for value in sans.get_values_for_type(x509.IPAddress)} | set(
         sans.get_values_for_type(x509.DNSName))

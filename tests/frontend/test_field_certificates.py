@@ -73,6 +73,15 @@ def test_the_authority_is_kept_across_runs_and_a_new_address_gets_a_new_server_c
     assert ca_fingerprint(tls.ca_cert) != fingerprint
 
 
+def test_a_server_certificate_near_its_end_is_made_again(tmp_path, time_machine):
+    tls = field_tls_folder(tmp_path)
+    field_certificates_ensure(tls=tls, names=["192.168.1.10"], event_name="Le Manoir")
+    time_machine.move_to(datetime.datetime.now(datetime.UTC) + datetime.timedelta(days=360), tick=False)
+    assert field_certificates_ensure(tls=tls, names=["192.168.1.10"], event_name="Le Manoir") == []
+    time_machine.move_to(datetime.datetime.now(datetime.UTC) + datetime.timedelta(days=10), tick=False)
+    assert field_certificates_ensure(tls=tls, names=["192.168.1.10"], event_name="Le Manoir") == ["server"]
+
+
 def test_a_public_address_is_refused_with_its_reason(tmp_path, settings):
     settings.VAR_DIR = tmp_path
     with pytest.raises(CommandError, match="203.0.113.7 is a public address"):
