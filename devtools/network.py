@@ -48,6 +48,10 @@ def plan(env: dict, *, https: bool) -> Plan:
     """The listeners for this environment; sets PUBLIC_URL in `env` when it is not set."""
     host = env.get("HOST", "0.0.0.0")
     public = urlsplit(env.get("PUBLIC_URL", ""))
+    if public.scheme == "https":
+        # No HSTS from a field laptop: it binds a name to https on every port, and the
+        # certificate page stays on plain http at the same name for the next phones.
+        env.setdefault("SECURE_HSTS_SECONDS", "0")
     if https:
         if public.scheme != "https" or not public.hostname:
             raise NetworkError("./run --https needs PUBLIC_URL=https://<this laptop's LAN address or "
