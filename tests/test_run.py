@@ -54,7 +54,21 @@ def test_public_url_alone_makes_the_printed_links_work_once_printed(dev_run):
         assert (home.status, home.url) == (200, f"{public}/")
     me = urllib.request.Request(f"{public}/api/me/", headers={"Accept": "application/json"})
     with phone.open(me, timeout=30) as answer:
-        assert json.loads(answer.read())["user"]
+        character = json.loads(answer.read())["characters"][0]
+    assert character["name"] == "Alice Martin"
+
+    # The live channel, from the page's origin (PUBLIC_URL), with the phone's session.
+    from websockets.sync.client import connect
+    session = _session_of(phone)
+    with connect(f"ws://127.0.0.2:{port}/ws/live/?character={character['id']}", open_timeout=30,
+                 additional_headers={"Cookie": f"sessionid={session}", "Origin": public}) as live:
+        assert json.loads(live.recv(timeout=30))["type"] == "snapshot"
+
+
+def _session_of(opener) -> str:
+    jar = next(handler.cookiejar for handler in opener.handlers
+               if isinstance(handler, urllib.request.HTTPCookieProcessor))
+    return next(cookie.value for cookie in jar if cookie.name == "sessionid")
 
 
 def _settings_for(public_url: str) -> dict:
