@@ -26,6 +26,9 @@ BIN = Path(PYTHON).parent
 
 def main(argv: list[str]) -> int:
     env = dict(os.environ)
+    if set(argv) - {"--https"}:
+        print("usage: ./run [--https]   (docs/field-network.md)", file=sys.stderr)
+        return 2
     https = "--https" in argv
     try:
         plan = network.plan(env, https=https)
