@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import subprocess
+import urllib.error
 import urllib.request
 
 import pytest
@@ -39,6 +40,11 @@ def dev_run(tmp_path):
     yield start
     for run in runs:
         run.stop()
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
 
 
 def _trust_in_nss(home, ca_pem: bytes) -> None:
@@ -105,6 +111,11 @@ def test_https_on_a_lan_name_gives_the_phone_a_secure_context_offline_and_the_ca
                                       headers={"Host": f"game.lan:{http_port}"})
     with urllib.request.urlopen(download, timeout=30) as answer:
         authority = answer.read()
+    # Anything else asked on plain http goes to the https address, not to this port.
+    plain_home = urllib.request.Request(f"http://127.0.0.1:{http_port}/", headers={"Host": f"game.lan:{http_port}"})
+    with pytest.raises(urllib.error.HTTPError) as redirected:
+        urllib.request.build_opener(_NoRedirect).open(plain_home, timeout=30)
+    assert (redirected.value.code, redirected.value.headers["Location"]) == (301, f"https://game.lan:{https_port}/")
     page = lan_phone(trust=authority)
     page.goto(certificate_page)
     expect(page.locator("h1")).to_have_text("Installer le certificat de l'événement")
