@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 from config.server import command as server_command
 
 WILDCARDS = ("0.0.0.0", "::", "")
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 class NetworkError(Exception):
@@ -156,13 +157,17 @@ def describe(plan: Plan) -> str:
                          "that installs the event's certificate, and a redirect to https")
         else:
             lines.append(f"Listening on {plan.host}:{listener.port} ({where})")
-    lines.append(f"Phones open {plan.public_url}")
+    if plan.public_host in LOOPBACK:
+        lines.append(f"{plan.public_url} opens on this machine only: for phones, set PUBLIC_URL to this "
+                     "laptop's LAN address (docs/field-network.md)")
+    else:
+        lines.append(f"Phones open {plan.public_url}")
     plain = [listener for listener in plan.listeners if not listener.tls]
     if plan.public_url.startswith("https://") and any(listener.tls for listener in plan.listeners):
         host = plan.public_host if ":" not in plan.public_host else f"[{plan.public_host}]"
         lines.append(f"Each phone installs the event's certificate first, once: "
                      f"http://{host}:{plain[0].port}/field/ca/")
-    elif plan.public_url.startswith("http://") and plan.public_host not in ("127.0.0.1", "localhost", "::1"):
+    elif plan.public_url.startswith("http://") and plan.public_host not in LOOPBACK:
         lines.append("Phones on plain http get no offline app and no camera scanning "
                      "(docs/field-network.md says how to serve https on a LAN)")
     return "\n".join(lines)

@@ -125,3 +125,10 @@ def test_run_listens_on_public_urls_port_unless_told():
     assert ([l.port for l in behind_caddy.listeners], behind_caddy.behind_proxy) == ([8000], True)
     own = plan({"PUBLIC_URL": "https://game.lan:8443"}, https=True)
     assert [(l.port, l.tls) for l in own.listeners] == [(8443, True), (8000, False)]
+
+
+def test_run_says_the_default_address_is_for_this_machine_only():
+    from devtools.network import describe, plan
+    assert "opens on this machine only: for phones, set PUBLIC_URL" in describe(plan({}, https=False))
+    lan = describe(plan({"PUBLIC_URL": "http://192.168.1.10:8000"}, https=False))
+    assert "Phones open http://192.168.1.10:8000" in lan and "this machine only" not in lan
