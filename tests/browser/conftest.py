@@ -12,6 +12,8 @@ from daphne.testing import DaphneProcess
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 from django.db import connections
 
+from browser_helpers import CHECKED_BEFORE
+
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 1024, "height": 768}
@@ -96,11 +98,12 @@ def phone(browser, server_url):
     choice (the language menu's cookie), which wins over the game's language; with
     `chosen=False` the phone speaks the language of the game it opens. `browser_locale`
     ("en-US") makes the browser's own locale (Intl's default, Accept-Language) another
-    than the chosen language."""
+    than the chosen language. The phone has already shown its self-check ("Is this phone
+    ready for the game?", which opens at a first login) unless `checked=False`."""
     contexts = []
 
     def open_phone(lang: str = "fr", init_script: str | None = None, chosen: bool = True,
-                   tablet: bool = False, browser_locale: str | None = None):
+                   tablet: bool = False, browser_locale: str | None = None, checked: bool = True):
         locale = browser_locale or {"fr": "fr-FR", "es": "es-ES", "en": "en-GB"}[lang]
         # Playwright's extra headers override the app's own Accept-Language on every fetch:
         # a phone that follows its game's language has only the browser's locale.
@@ -110,6 +113,8 @@ def phone(browser, server_url):
                                       extra_http_headers={"Accept-Language": accept} if chosen else None)
         if chosen:
             context.add_cookies([{"name": "django_language", "value": lang, "url": server_url}])
+        if checked:
+            context.add_init_script(CHECKED_BEFORE)
         if init_script:
             context.add_init_script(init_script)
         contexts.append(context)

@@ -18,6 +18,7 @@ import { said } from "./outcome.js";
 import { requestBanner, requestsPanel } from "./requests.js";
 import { rosterPanel } from "./roster.js";
 import { panelFor } from "./panels.js";
+import { phonesPanel } from "./phone_readiness.js";
 import { confirmButton, h, mount } from "./util.js";
 
 export async function show(root, { id, me, context }) {
@@ -47,8 +48,10 @@ export async function show(root, { id, me, context }) {
   const sheet = actionSheet({ eventId: id, characters, selected, ruleset, write });
 
   // -- the list, the top of the screen and the panels beside ---------------------------------
+  // The players' phones: ready or not (their self-check), counted, and marked in each row.
+  const phones = phonesPanel(id, { onChange: () => redrawSoon() });
   const list = liveList({ characters: () => [...characters.values()], ruleset: () => ruleset, selected,
-    onSelection: () => sheet.sync({ selection: true }) });
+    phone: (cid) => phones.of(cid), onSelection: () => sheet.sync({ selection: true }) });
 
   async function loadJournal() {
     const answer = await get(`/api/events/${id}/journal/?last=100`).catch(() => null);
@@ -83,7 +86,8 @@ export async function show(root, { id, me, context }) {
           : h("button", { type: "button", class: "primary", onclick: () => write(t("Resume"), `/api/events/${id}/clock/`, { action: "resume" }) }, t("Resume the game"))),
       emergencies.map(emergencyCard),
       !clock.running ? h("p", { class: "card paused" }, t("Game paused: every countdown is frozen.")) : null,
-      message ? h("p", { class: "card message", role: "alert" }, message) : null);
+      message ? h("p", { class: "card message", role: "alert" }, message) : null,
+      phones.element);
   }
 
   // Kept for the whole screen: the options stay open, the days keep the instant being typed.
@@ -143,6 +147,9 @@ export async function show(root, { id, me, context }) {
     } else if (message_.type === "day") {
       days.onDay(message_);
       return;
+    } else if (message_.type === "phone") {
+      phones.receive(message_.phone);
+      return;
     } else return;
     if (message_.type === "event_snapshot" && !message_.part && message_.characters.length
         && followEventLanguage(message_.characters[0].character.language)) return;
@@ -172,13 +179,13 @@ export async function show(root, { id, me, context }) {
     onStatus: (state) => {
       context.setOnline(state === "online");
       // Requests sent while this screen was cut off are read again on every (re)connect.
-      if (state === "online") requests.refresh();
+      if (state === "online") { requests.refresh(); phones.refresh(); }
     },
     onCheck: () => requests.refresh(),
   });
   const stopTicking = startTicking(root);
   return () => {
-    active = false; cancelAnimationFrame(frame); live.close(); stopTicking(); requests.stop(); banners.release(); days.stop(); list.stop();
+    active = false; cancelAnimationFrame(frame); live.close(); stopTicking(); requests.stop(); banners.release(); days.stop(); list.stop(); phones.stop();
     if (staff) staff.stop();
     root.classList.remove("narrator-screen");
   };
