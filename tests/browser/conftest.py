@@ -44,10 +44,7 @@ def _prepare_the_forked_server():
     SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
 
 
-@pytest.fixture(scope="session")
-def server_url(django_db_setup, django_db_blocker):
-    """One server for the whole session; each test's data is committed (transactional
-    tests), so the server process sees it."""
+def _start_server(django_db_blocker):
     with django_db_blocker.unblock():
         # The forked server inherits the settings, already pointing at the test database;
         # it must not inherit an open connection, so none is open when it forks.
@@ -60,7 +57,37 @@ def server_url(django_db_setup, django_db_blocker):
         process.start()
         if not process.ready.wait(timeout=30):
             raise RuntimeError("the test server did not start")
+    return process
+
+
+@pytest.fixture(scope="session")
+def server_url(django_db_setup, django_db_blocker):
+    """One server for the whole session; each test's data is committed (transactional
+    tests), so the server process sees it."""
+    process = _start_server(django_db_blocker)
     yield f"http://127.0.0.1:{process.port.value}"
+    process.terminate()
+    process.join(timeout=10)
+
+
+# A name on the site's Wi-Fi as a phone reaches the organiser's laptop (a browser started
+# with LAN_RULES resolves it to this machine): plain http there is not a secure context.
+LAN_NAME = "orga-laptop.lan"
+LAN_RULES = f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1"
+
+
+@pytest.fixture(scope="session")
+def lan_server_url(django_db_setup, django_db_blocker):
+    """A server of its own that also answers as LAN_NAME (its host allowed in the fork
+    only), at http://LAN_NAME:<port>."""
+    from django.conf import settings
+    allowed = list(settings.ALLOWED_HOSTS)
+    settings.ALLOWED_HOSTS = [*allowed, LAN_NAME]
+    try:
+        process = _start_server(django_db_blocker)
+    finally:
+        settings.ALLOWED_HOSTS = allowed
+    yield f"http://{LAN_NAME}:{process.port.value}"
     process.terminate()
     process.join(timeout=10)
 

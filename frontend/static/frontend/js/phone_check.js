@@ -74,6 +74,9 @@ function notifications() {
         ? t("On an iPhone: add the app to the home screen (Share, then Add to Home Screen), open it from there and check again.")
         : NEEDS_HTTPS());
   }
+  if (!window.isSecureContext) {
+    return line(false, "unsupported", t("This browser cannot show the game's notifications."), NEEDS_HTTPS());
+  }
   if (Notification.permission === "granted") return line(true, "", t("Notifications are allowed."));
   if (Notification.permission === "denied") {
     return line(false, "denied", t("Notifications were refused to this site."),
