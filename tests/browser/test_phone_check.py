@@ -192,3 +192,58 @@ def test_over_plain_http_at_a_lan_name_the_secure_lines_are_red(lan_server_url, 
         screenshot(page, f"phone-check-http-{lang}")
     finally:
         context.close()
+
+
+NARRATOR_WORDS = {
+    "fr": {"summary": "1 prêts, 1 pas prêts, 10 jamais vérifiés", "after": "2 prêts, 1 pas prêts, 9 jamais vérifiés",
+           "ready": "Tél. ✓", "not_ready": "Tél. ✗", "unchecked": "Tél. non vérifié", "why": "pas hors ligne",
+           "never": "Personnages dont le téléphone ne s'est jamais vérifié\u00a0: 10"},
+    "es": {"summary": "1 listos, 1 no listos, 10 nunca comprobados", "after": "2 listos, 1 no listos, 9 nunca comprobados",
+           "ready": "Tel. ✓", "not_ready": "Tel. ✗", "unchecked": "Tel. sin comprobar", "why": "sin modo sin conexión",
+           "never": "Personajes cuyo teléfono nunca se comprobó: 10"},
+    "en": {"summary": "1 ready, 1 not ready, 10 never checked", "after": "2 ready, 1 not ready, 9 never checked",
+           "ready": "Phone ✓", "not_ready": "Phone ✗", "unchecked": "Phone unchecked", "why": "no offline",
+           "never": "Characters whose phone never checked itself: 10"},
+}
+
+
+def _report(character, failing):
+    from django.utils import timezone
+
+    from players.readiness_services import phone_readiness_report
+    checks = {key: {"ok": key not in failing, "detail": "http" if key in failing else ""} for key in PHONE_CHECKS}
+    phone_readiness_report(character=character, checks=checks, checked_at=timezone.now(), now=timezone.now())
+
+
+@pytest.mark.parametrize("lang", ["fr", "es", "en"])
+def test_the_narrators_count_the_phones_not_ready_and_see_a_new_check_live(server_url, phone, lang):
+    from browser_helpers import off_the_browser_thread, wait_until_listening
+    from live.publish import narrators_group
+    crowd = crowd_event(server_url, characters=12, language=lang)
+    words, said = NARRATOR_WORDS[lang], WORDS[lang]
+    ready, poor, newcomer = crowd.characters[0], crowd.characters[1], crowd.characters[2]
+    off_the_browser_thread(_report, ready, [])
+    off_the_browser_thread(_report, poor, ["secure_context", "offline", "camera"])
+
+    narrator = log_in(phone(lang), crowd.narrator_link)
+    panel = narrator.locator(".phones-panel")
+    expect(panel.locator("summary")).to_contain_text(words["summary"])
+    panel.locator("summary").click()
+    expect(panel.locator("li[data-check='offline']")).to_have_text(said["offline_count"])
+    expect(panel.locator("li[data-check='never']")).to_have_text(words["never"])
+    rows = narrator.locator(".char-row")
+    expect(rows.filter(has_text=poor.name).locator(".phone-mark")).to_have_text(words["not_ready"])
+    expect(rows.filter(has_text=poor.name)).to_contain_text(words["why"])
+    expect(rows.filter(has_text=ready.name).locator(".phone-mark")).to_have_text(words["ready"])
+    expect(rows.filter(has_text=newcomer.name).locator(".phone-mark")).to_have_text(words["unchecked"])
+    screenshot(narrator, f"narrator-phones-{lang}")
+
+    # The newcomer logs in on a good phone: its check reaches the narrators' screen at once.
+    wait_until_listening(narrators_group(crowd.event.pk))
+    player = phone(lang, checked=False, init_script=A_GOOD_PHONE)
+    player.context.grant_permissions(["notifications", "camera"])
+    log_in(player, crowd.link_for(newcomer, server_url))
+    expect(player.locator(".check-summary")).to_have_text(said["ready"])
+    expect(rows.filter(has_text=newcomer.name).locator(".phone-mark")).to_have_text(words["ready"])
+    expect(panel.locator("summary")).to_contain_text(words["after"])
+    assert narrator.errors == [] and player.errors == []
