@@ -196,13 +196,13 @@ def test_over_plain_http_at_a_lan_name_the_secure_lines_are_red(lan_server_url, 
 
 NARRATOR_WORDS = {
     "fr": {"summary": "1 prêts, 1 pas prêts, 10 jamais vérifiés", "after": "2 prêts, 1 pas prêts, 9 jamais vérifiés",
-           "ready": "Tél. ✓", "not_ready": "Tél. ✗", "unchecked": "Tél. non vérifié", "why": "pas hors ligne",
+           "ready": "Tél. ✓", "not_ready": "Tél. ✗", "unchecked": "Tél. –", "why": "pas hors ligne",
            "never": "Personnages dont le téléphone ne s'est jamais vérifié\u00a0: 10"},
     "es": {"summary": "1 listos, 1 no listos, 10 nunca comprobados", "after": "2 listos, 1 no listos, 9 nunca comprobados",
-           "ready": "Tel. ✓", "not_ready": "Tel. ✗", "unchecked": "Tel. sin comprobar", "why": "sin modo sin conexión",
+           "ready": "Tel. ✓", "not_ready": "Tel. ✗", "unchecked": "Tel. –", "why": "sin modo sin conexión",
            "never": "Personajes cuyo teléfono nunca se comprobó: 10"},
     "en": {"summary": "1 ready, 1 not ready, 10 never checked", "after": "2 ready, 1 not ready, 9 never checked",
-           "ready": "Phone ✓", "not_ready": "Phone ✗", "unchecked": "Phone unchecked", "why": "no offline",
+           "ready": "Phone ✓", "not_ready": "Phone ✗", "unchecked": "Phone –", "why": "no offline",
            "never": "Characters whose phone never checked itself: 10"},
 }
 

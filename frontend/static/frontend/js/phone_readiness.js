@@ -33,7 +33,7 @@ const SHORT = () => ({
 export function phoneMark(row) {
   if (!row) return null;
   if (!row.reported) {
-    return h("span", { class: "phone-mark phone-unknown", title: t("This phone never checked itself") }, t("Phone unchecked"));
+    return h("span", { class: "phone-mark phone-unknown", title: t("This phone never checked itself") }, t("Phone –"));
   }
   if (row.ready) return h("span", { class: "phone-mark phone-ready", title: t("Phone ready") }, t("Phone ✓"));
   return h("span", { class: "phone-mark phone-not-ready", title: `${t("Phone not ready")}${colon()}${phoneWhy(row)}` }, t("Phone ✗"));
