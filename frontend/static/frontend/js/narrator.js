@@ -86,8 +86,7 @@ export async function show(root, { id, me, context }) {
           : h("button", { type: "button", class: "primary", onclick: () => write(t("Resume"), `/api/events/${id}/clock/`, { action: "resume" }) }, t("Resume the game"))),
       emergencies.map(emergencyCard),
       !clock.running ? h("p", { class: "card paused" }, t("Game paused: every countdown is frozen.")) : null,
-      message ? h("p", { class: "card message", role: "alert" }, message) : null,
-      phones.element);
+      message ? h("p", { class: "card message", role: "alert" }, message) : null);
   }
 
   // Kept for the whole screen: the options stay open, the days keep the instant being typed.
@@ -116,7 +115,7 @@ export async function show(root, { id, me, context }) {
   renderTop();
   showJournal();
   mount(root, top, list.element,
-    h("div", { class: "narrator-side" }, requests.element, staff ? staff.element : null, days.element, journalBox, options, roster),
+    h("div", { class: "narrator-side" }, phones.element, requests.element, staff ? staff.element : null, days.element, journalBox, options, roster),
     sheet.element, sheet.button);
   list.refresh();
 
