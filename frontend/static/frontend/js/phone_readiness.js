@@ -77,13 +77,13 @@ export function phonesPanel(eventId, { onChange }) {
     onChange();
   }
 
-  // A phone's new check (live channel): its row at once, the counts from the server.
+  // A phone's new check (live channel): its row at once, the counts from the server once
+  // for a burst (a briefing of 300 players checking together), not once per phone.
   let soon = null;
   function receive(row) {
     rows.set(row.character, row);
     onChange();
-    clearTimeout(soon);
-    soon = setTimeout(refresh, 500 + Math.random() * 1500);
+    if (!soon) soon = setTimeout(() => { soon = null; refresh(); }, 1000 + Math.random() * 2000);
   }
 
   const timer = setInterval(refresh, REFRESH_MS);
