@@ -16,6 +16,7 @@ from live import apis as live
 from players import apis as players
 from players import organiser_apis as organisers
 from players import privacy_apis as privacy
+from players import readiness_apis as readiness
 from push import apis as push
 from schedule import clock_apis as clock
 from schedule import day_apis as days
@@ -35,6 +36,8 @@ api = [
     path("events/<int:event_id>/roster/", organisers.RosterImportApi.as_view()),
     path("characters/<int:character_id>/psych/", organisers.CharacterPsychApi.as_view()),
     path("events/<int:event_id>/journal/", players.JournalApi.as_view()),
+    path("events/<int:event_id>/phones/", readiness.EventPhonesApi.as_view()),
+    path("characters/<int:character_id>/readiness/", readiness.PhoneReadinessApi.as_view()),
     path("events/<int:event_id>/journal.csv", players.JournalCsvApi.as_view()),
     path("events/<int:event_id>/effects/", effects.EffectPushApi.as_view()),
     path("events/<int:event_id>/items/", items.EventItemsApi.as_view()),

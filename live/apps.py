@@ -4,3 +4,10 @@ from django.apps import AppConfig
 class LiveConfig(AppConfig):
     verbose_name = "Live updates to phones"
     name = "live"
+
+    def ready(self):
+        from players import observers as players
+
+        from . import publish
+
+        players.phone_readiness_reported.register(publish.phone_readiness_publish_on_commit)

@@ -346,6 +346,10 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         """Narrators: a player's request to the organisers, new (open) or answered."""
         await self._send({"type": "request", "request": message["request"]})
 
+    async def phone_message(self, message):
+        """Narrators: a character's phone reported its self-check (players/readiness_*)."""
+        await self._send({"type": "phone", "phone": message["phone"]})
+
     async def race_message(self, message):
         """The zombie race (race/publish.py): to narrators, changed entries, a course's
         leaderboard or an overdue alert; to a survivor's phones, their own entry."""

@@ -122,3 +122,9 @@ def publish_narrators_on_commit(event_id: int, message: dict) -> None:
     def send():
         async_to_sync(get_channel_layer().group_send)(narrators_group(event_id), message)
     transaction.on_commit(send, robust=True)
+
+
+def phone_readiness_publish_on_commit(*, event_id: int, row: dict) -> None:
+    """A phone reported its self-check: its row reaches the event's narrators (only them:
+    a player never learns another's phone)."""
+    publish_narrators_on_commit(event_id, {"type": "phone.message", "phone": row})

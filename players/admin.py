@@ -7,7 +7,7 @@ from rulesets import RuleRefused
 from rulesets.sheet import sheet_check
 
 from .admin_scope import OrganisedAdmin, OrganisedInline, RecordAdmin
-from .models import Character, Event, JournalEntry, LoginToken, Membership, Team
+from .models import Character, Event, JournalEntry, LoginToken, Membership, PhoneReadiness, Team
 
 
 class CharacterInline(OrganisedInline, admin.TabularInline):
@@ -93,3 +93,11 @@ class LoginTokenAdmin(RecordAdmin):
 class JournalAdmin(RecordAdmin):
     list_display = ["id", "event", "at", "game_s", "actor_label", "kind", "what", "character"]
     list_filter = ["event", "kind"]
+
+
+@admin.register(PhoneReadiness)
+class PhoneReadinessAdmin(RecordAdmin):
+    """Written by the phones' self-check only (js/phone_check.js)."""
+    event_path = "character__event"
+    list_display = ["character", "checked_at", "failing", "battery_level", "clock_offset_ms"]
+    list_filter = ["character__event"]

@@ -161,3 +161,31 @@ class JournalEntry(models.Model):
 
     def delete(self, *args, **kwargs):
         raise ValueError("journal entries are append-only")
+
+
+class PhoneReadiness(models.Model):
+    """The latest self-check a character's phone reported ("Is this phone ready for the
+    game?", docs/phone-app.md): one row per character, replaced by each newer report.
+    `checks` holds, per capability of PHONE_CHECKS, {"ok": bool, "detail": str}; `failing`
+    the capabilities that were not ok, so the narrators' counts are one query."""
+    character = models.OneToOneField(Character, primary_key=True, on_delete=models.CASCADE,
+                                     related_name="phone_readiness")
+    checked_at = models.DateTimeField(help_text="When the phone ran the check (server's clock).")
+    received_at = models.DateTimeField()
+    checks = models.JSONField(default=dict)
+    failing = models.JSONField(default=list)
+    clock_offset_ms = models.IntegerField(null=True, blank=True,
+                                          help_text="Server time minus the phone's own clock.")
+    battery_level = models.FloatField(null=True, blank=True, help_text="0 to 1; empty when the browser does not tell.")
+
+    @property
+    def ready(self) -> bool:
+        return not self.failing
+
+    def __str__(self) -> str:
+        return f"{self.character}: {'ready' if self.ready else ', '.join(self.failing)}"
+
+
+# What a phone checks, in the order its screen shows them (js/phone_check.js says the same).
+PHONE_CHECKS = ("secure_context", "offline", "camera", "notifications", "wake_lock", "clock",
+                "storage", "battery")

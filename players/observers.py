@@ -12,3 +12,7 @@ characters_changed = Observers("characters_changed", arguments=("character_ids",
 # The game clock runs again (schedule/services/clock.py): what waited on game time is queued again
 # for its new wall-clock instant.
 clock_resumed = Observers("clock_resumed", arguments=("event",))
+
+# A phone reported its self-check (players/readiness_services.py): the event's narrators
+# see it at once. `row` is players.readiness_selectors.readiness_row of it.
+phone_readiness_reported = Observers("phone_readiness_reported", arguments=("event_id", "row"))

@@ -22,7 +22,7 @@ from fixtures import MEDIC_SHEET, START, act, client_for, snapshot, start_treatm
 from health.models import Treatment
 from health.services import character_act
 from health.treatments import treatment_start
-from players.models import Character, Event, JournalEntry, LoginToken
+from players.models import PHONE_CHECKS, Character, Event, JournalEntry, LoginToken
 from schedule.services.games import game_announce
 from players.services import character_create, event_create, login_token_issue
 from fixtures import fingerprint
@@ -457,6 +457,11 @@ MATRIX = [
      its_player_and_narrators(200)),
     (CHARACTER + "outcomes/", "get", "/api/characters/{player}/outcomes/", None,
      its_player_and_narrators(200)),
+    # A phone's self-check: its player reports it; the narrators read every phone.
+    (CHARACTER + "readiness/", "post", "/api/characters/{player}/readiness/",
+     {"checks": {key: {"ok": True} for key in PHONE_CHECKS}, "checked_at": "2026-01-01T10:00:00+00:00"},
+     its_player(200)),
+    (EVENT + "phones/", "get", "/api/events/{event}/phones/", None, narrators(200)),
     ("api/characters/<int:character_id>/qr.svg", "get", "/api/characters/{player}/qr.svg", None,
      its_player_and_narrators(200)),
     (CHARACTER + "login-link/", "post", "/api/characters/{player}/login-link/", None,

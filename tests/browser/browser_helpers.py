@@ -7,6 +7,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+# An init script: this phone has shown its self-check before ("Is this phone ready for the
+# game?" opens at a first login, js/phone_check_screen.js), so a test lands on the game.
+CHECKED_BEFORE = "try { localStorage.setItem('phone_checked', '1'); } catch (error) {}"
 
 
 def screenshots_dir() -> Path:

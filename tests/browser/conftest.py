@@ -12,6 +12,8 @@ from daphne.testing import DaphneProcess
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 from django.db import connections
 
+from browser_helpers import CHECKED_BEFORE
+
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 1024, "height": 768}
@@ -42,10 +44,7 @@ def _prepare_the_forked_server():
     SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
 
 
-@pytest.fixture(scope="session")
-def server_url(django_db_setup, django_db_blocker):
-    """One server for the whole session; each test's data is committed (transactional
-    tests), so the server process sees it."""
+def _start_server(django_db_blocker):
     with django_db_blocker.unblock():
         # The forked server inherits the settings, already pointing at the test database;
         # it must not inherit an open connection, so none is open when it forks.
@@ -58,7 +57,37 @@ def server_url(django_db_setup, django_db_blocker):
         process.start()
         if not process.ready.wait(timeout=30):
             raise RuntimeError("the test server did not start")
+    return process
+
+
+@pytest.fixture(scope="session")
+def server_url(django_db_setup, django_db_blocker):
+    """One server for the whole session; each test's data is committed (transactional
+    tests), so the server process sees it."""
+    process = _start_server(django_db_blocker)
     yield f"http://127.0.0.1:{process.port.value}"
+    process.terminate()
+    process.join(timeout=10)
+
+
+# A name on the site's Wi-Fi as a phone reaches the organiser's laptop (a browser started
+# with LAN_RULES resolves it to this machine): plain http there is not a secure context.
+LAN_NAME = "orga-laptop.lan"
+LAN_RULES = f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1"
+
+
+@pytest.fixture(scope="session")
+def lan_server_url(django_db_setup, django_db_blocker):
+    """A server of its own that also answers as LAN_NAME (its host allowed in the fork
+    only), at http://LAN_NAME:<port>."""
+    from django.conf import settings
+    allowed = list(settings.ALLOWED_HOSTS)
+    settings.ALLOWED_HOSTS = [*allowed, LAN_NAME]
+    try:
+        process = _start_server(django_db_blocker)
+    finally:
+        settings.ALLOWED_HOSTS = allowed
+    yield f"http://{LAN_NAME}:{process.port.value}"
     process.terminate()
     process.join(timeout=10)
 
@@ -96,11 +125,12 @@ def phone(browser, server_url):
     choice (the language menu's cookie), which wins over the game's language; with
     `chosen=False` the phone speaks the language of the game it opens. `browser_locale`
     ("en-US") makes the browser's own locale (Intl's default, Accept-Language) another
-    than the chosen language."""
+    than the chosen language. The phone has already shown its self-check ("Is this phone
+    ready for the game?", which opens at a first login) unless `checked=False`."""
     contexts = []
 
     def open_phone(lang: str = "fr", init_script: str | None = None, chosen: bool = True,
-                   tablet: bool = False, browser_locale: str | None = None):
+                   tablet: bool = False, browser_locale: str | None = None, checked: bool = True):
         locale = browser_locale or {"fr": "fr-FR", "es": "es-ES", "en": "en-GB"}[lang]
         # Playwright's extra headers override the app's own Accept-Language on every fetch:
         # a phone that follows its game's language has only the browser's locale.
@@ -110,6 +140,8 @@ def phone(browser, server_url):
                                       extra_http_headers={"Accept-Language": accept} if chosen else None)
         if chosen:
             context.add_cookies([{"name": "django_language", "value": lang, "url": server_url}])
+        if checked:
+            context.add_init_script(CHECKED_BEFORE)
         if init_script:
             context.add_init_script(init_script)
         contexts.append(context)

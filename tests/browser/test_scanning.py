@@ -14,7 +14,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from browser_helpers import screenshot
+from browser_helpers import CHECKED_BEFORE, screenshot
 from crowd import crowd_event
 from club.models import Member, Sanction
 from club.services.chrony import replica_register
@@ -90,6 +90,7 @@ def camera_phone(camera_browser, server_url):
             permissions=["camera"])
         if chosen:
             context.add_cookies([{"name": "django_language", "value": lang, "url": server_url}])
+        context.add_init_script(CHECKED_BEFORE)
         context.add_init_script(NO_BARCODE_DETECTOR + (init_script or ""))
         contexts.append(context)
         page = context.new_page()

@@ -11,6 +11,7 @@ import * as medic from "./medic.js";
 import * as narrator from "./narrator.js";
 import * as referee from "./referee.js";
 import * as race from "./race.js";
+import * as phoneCheck from "./phone_check_screen.js";
 // Panels of a ruleset or of a feature of the snapshot register themselves (js/panels.js).
 import "./airsoft_player.js";
 import "./body_panels.js";
@@ -43,6 +44,8 @@ function renderTopbar() {
     // Referees of an airsoft day have their own screen (sanctions, chrony: js/referee.js).
     if (isReferee(event)) links.push(h("a", { href: `#/referee/${event.id}` }, t("Referee")));
   }
+  // "Is this phone ready for the game?" (js/phone_check_screen.js), on demand.
+  if (me) links.push(h("a", { href: "#/check", class: "check-link" }, t("Phone check")));
   const ago = status.syncedAt ? (Date.now() - status.syncedAt) / 1000 : null;
   const state = status.refused
     ? h("span", { class: "net offline", role: "alert" }, "○ ", t("Logged out: scan the QR code on your character sheet to log in again."))
@@ -124,7 +127,9 @@ async function route() {
   if (cleanup) cleanup();
   cleanup = null;
   if (!location.hash && me) {
-    const target = defaultRoute();
+    // A player's first login on this phone opens the phone's check, then the game.
+    const first = me.characters.length && !phoneCheck.checkedBefore() && !location.search;
+    const target = first ? "#/check?first=1" : defaultRoute();
     if (target) { history.replaceState(null, "", `/${target}`); }
   }
   const [path, query] = location.hash.slice(2).split("?");
@@ -137,6 +142,10 @@ async function route() {
     mount(root, h("section", { class: "card welcome" },
       h("h1", {}, t("Welcome")),
       h("p", {}, t("Scan the QR code on your character sheet with this phone's camera to log in."))));
+  } else if (screen === "check") {
+    const stop = await phoneCheck.show(root, { me, params, leave: () => { history.replaceState(null, "", "/"); route(); } });
+    if (turn === routed) cleanup = stop;
+    else stop();
   } else if (screens[shown] && id) {
     const stop = await screens[shown].show(root, { id: Number(id), params, me, context });
     if (turn === routed) cleanup = stop;

@@ -12,8 +12,11 @@ import { recall, remember } from "./store.js";
 import { h } from "./util.js";
 
 // What the outcome table depends on: the state, its deadlines and values (not the clock,
-// not the effects, which move the snapshot's number for everyone at once).
-const basis = (snap) => JSON.stringify([snap.state.key, (snap.timers || []).map((tm) => [tm.key, tm.game_s]), snap.values || {}]);
+// not the effects, which move the snapshot's number for everyone at once), and the
+// language its labels are in: a table kept before the player chose another language is
+// fetched again, and never shown in the old one (offline, no guess beats a French guess
+// among Spanish words).
+const basis = (snap) => JSON.stringify([lang, snap.state.key, (snap.timers || []).map((tm) => [tm.key, tm.game_s]), snap.values || {}]);
 
 export const tapTime = (ms) => new Date(ms).toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" });
 

@@ -18,6 +18,7 @@ import { said } from "./outcome.js";
 import { requestBanner, requestsPanel } from "./requests.js";
 import { rosterPanel } from "./roster.js";
 import { panelFor } from "./panels.js";
+import { phonesPanel } from "./phone_readiness.js";
 import { confirmButton, h, mount } from "./util.js";
 
 export async function show(root, { id, me, context }) {
@@ -47,8 +48,10 @@ export async function show(root, { id, me, context }) {
   const sheet = actionSheet({ eventId: id, characters, selected, ruleset, write });
 
   // -- the list, the top of the screen and the panels beside ---------------------------------
+  // The players' phones: ready or not (their self-check), counted, and marked in each row.
+  const phones = phonesPanel(id, { onChange: () => redrawSoon() });
   const list = liveList({ characters: () => [...characters.values()], ruleset: () => ruleset, selected,
-    onSelection: () => sheet.sync({ selection: true }) });
+    phone: (cid) => phones.of(cid), onSelection: () => sheet.sync({ selection: true }) });
 
   async function loadJournal() {
     const answer = await get(`/api/events/${id}/journal/?last=100`).catch(() => null);
@@ -112,7 +115,7 @@ export async function show(root, { id, me, context }) {
   renderTop();
   showJournal();
   mount(root, top, list.element,
-    h("div", { class: "narrator-side" }, requests.element, staff ? staff.element : null, days.element, journalBox, options, roster),
+    h("div", { class: "narrator-side" }, phones.element, requests.element, staff ? staff.element : null, days.element, journalBox, options, roster),
     sheet.element, sheet.button);
   list.refresh();
 
@@ -143,6 +146,9 @@ export async function show(root, { id, me, context }) {
     } else if (message_.type === "day") {
       days.onDay(message_);
       return;
+    } else if (message_.type === "phone") {
+      phones.receive(message_.phone);
+      return;
     } else return;
     if (message_.type === "event_snapshot" && !message_.part && message_.characters.length
         && followEventLanguage(message_.characters[0].character.language)) return;
@@ -172,13 +178,13 @@ export async function show(root, { id, me, context }) {
     onStatus: (state) => {
       context.setOnline(state === "online");
       // Requests sent while this screen was cut off are read again on every (re)connect.
-      if (state === "online") requests.refresh();
+      if (state === "online") { requests.refresh(); phones.refresh(); }
     },
     onCheck: () => requests.refresh(),
   });
   const stopTicking = startTicking(root);
   return () => {
-    active = false; cancelAnimationFrame(frame); live.close(); stopTicking(); requests.stop(); banners.release(); days.stop(); list.stop();
+    active = false; cancelAnimationFrame(frame); live.close(); stopTicking(); requests.stop(); banners.release(); days.stop(); list.stop(); phones.stop();
     if (staff) staff.stop();
     root.classList.remove("narrator-screen");
   };

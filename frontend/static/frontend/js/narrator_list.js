@@ -7,6 +7,7 @@ import { limbStatus } from "./body.js";
 import { countdownElement, phraseParts } from "./countdown.js";
 import { colon, lang, t } from "./i18n.js";
 import { nextToFall } from "./next_to_fall.js";
+import { phoneMark, phoneWhy } from "./phone_readiness.js";
 import { h, mount } from "./util.js";
 
 export const ROW_HEIGHT = 56;   // px; the stylesheet's .char-row says the same
@@ -27,7 +28,8 @@ function haystack(snap) {
 // `characters()`: the snapshots; `ruleset()`: the ruleset (states, their order and severity)
 // or null offline; `selected`: the ids the sheet acts on (a Set shared with the screen);
 // `onSelection()`: called when it changes.
-export function liveList({ characters, ruleset, selected, onSelection }) {
+// `phone(cid)`: the character's phone check (js/phone_readiness.js), marked in its row.
+export function liveList({ characters, ruleset, selected, onSelection, phone = () => null }) {
   let query = "";
   let state = "";
   let sortBy = "deadline";
@@ -137,7 +139,7 @@ export function liveList({ characters, ruleset, selected, onSelection }) {
       after ? h("span", { class: "line sub muted" }, after) : null];
   }
 
-  function rowElement(snap) {
+  function rowElement(snap, phoneRow) {
     const cid = snap.character.id;
     const box_ = h("input", { type: "checkbox", "aria-label": snap.character.name,
       onchange: () => { if (box_.checked) selected.add(cid); else selected.delete(cid); changed(); } });
@@ -146,7 +148,8 @@ export function liveList({ characters, ruleset, selected, onSelection }) {
     return h("label", { class: `char-row severity-${severity}`, role: "listitem", dataset: { character: cid } },
       box_,
       h("span", { class: "who" }, h("strong", { class: "line" }, snap.character.name),
-        h("span", { class: "line sub muted" }, [snap.character.team, snap.character.code].filter(Boolean).join(" · "))),
+        h("span", { class: "line sub muted" }, phoneMark(phoneRow), " ",
+          [snap.character.team, snap.character.code, phoneWhy(phoneRow)].filter(Boolean).join(" · "))),
       h("span", { class: "what" }, h("span", { class: `line row-state severity-${severity}` }, snap.state.label),
         more ? h("span", { class: "line sub muted hurt" }, more) : null),
       h("span", { class: "when" }, snap.next
@@ -163,7 +166,9 @@ export function liveList({ characters, ruleset, selected, onSelection }) {
     for (let i = first; i < last; i += 1) {
       const snap = shown[i];
       const cid = snap.character.id;
-      const row = drawn.get(cid) && drawn.get(cid).snap === snap ? drawn.get(cid) : { snap, el: rowElement(snap) };
+      const phoneRow = phone(cid);
+      const held = drawn.get(cid);
+      const row = held && held.snap === snap && held.phone === phoneRow ? held : { snap, phone: phoneRow, el: rowElement(snap, phoneRow) };
       const picked = selected.has(cid);
       row.el.querySelector("input").checked = picked;
       row.el.classList.toggle("picked", picked);
