@@ -18,7 +18,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from browser_helpers import SERVICE_WORKER_READY, eventually, screenshot
+from browser_helpers import CHECKED_BEFORE, SERVICE_WORKER_READY, eventually, screenshot
 from run_helpers import DevRun, free_port
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -81,6 +81,7 @@ def lan_phone(browser, tmp_path):
         launched.append(lan)
         context = lan.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
                                   locale="fr-FR", extra_http_headers={"Accept-Language": "fr"})
+        context.add_init_script(CHECKED_BEFORE)  # the self-check's own tests are elsewhere
         page = context.new_page()
         page.set_default_timeout(PAGE_TIMEOUT_MS)
         page.errors = []
