@@ -7,7 +7,7 @@ from django.utils.translation import gettext_noop
 
 from common import i18n
 from health.models import HealthState
-from health.services import character_current, characters_lock
+from health.services import characters_lock, due_timers_publish
 from players.models import Character, Event
 from players.selectors import character_by_code
 from rulesets import DECLARED, RuleRefused
@@ -23,7 +23,7 @@ def interaction(event: Event, name: str, *, sheet: dict | None = None) -> dict:
     return {key: rules.resolve(value) for key, value in spec.items()}
 
 
-def label(event: Event, name: str) -> dict:
+def interaction_label(event: Event, name: str) -> dict:
     return event.rules().ruleset.interactions[name].get("labels", {"en": name})
 
 
@@ -46,7 +46,7 @@ def locked(event: Event, characters, now, *, seen_by: str = DECLARED) -> dict[in
     (`seen_by`, rulesets/instants.py: a fight's result comes before a timer due now)."""
     rows = characters_lock(c.pk for c in characters)
     for health in rows.values():
-        character_current(health, event, now, seen_by=seen_by)
+        due_timers_publish(health, event, now, seen_by=seen_by)
     return rows
 
 

@@ -9,14 +9,14 @@ from health.services import character_apply_rules, state_kept_private
 from players.models import Character
 from rulesets import RuleRefused
 
-from .common import interaction, label, locked, now_and_game, running_event, someone
+from .common import interaction, interaction_label, locked, now_and_game, running_event, someone
 
 
 @transaction.atomic
 def character_search(*, searcher: Character, target_code: str, location: str, strip: bool,
                      by) -> Character:
     event = running_event(searcher)
-    spec, what = interaction(event, "search"), label(event, "search")
+    spec, what = interaction(event, "search"), interaction_label(event, "search")
     target = someone(event, target_code, not_=searcher, what=what)
     location = (location or "").strip()
     if not location or len(location) > 100:

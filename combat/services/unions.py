@@ -13,8 +13,8 @@ from players.services import journal_write_many
 from rulesets import ENDING, RuleRefused
 
 from ..models import Union, UnionMember
-from .common import (fighters_mark, interaction, label, locked, now_and_game, require_able,
-                     require_fighter, running_event, someone)
+from .common import (fighters_mark, interaction, interaction_label, locked, now_and_game,
+                     require_able, require_fighter, running_event, someone)
 from .schedule import fight_due_on_commit, timed_end
 
 
@@ -22,7 +22,7 @@ from .schedule import fight_due_on_commit, timed_end
 def union_claim(*, claimant: Character, attacker_codes: list[str], defender_codes: list[str],
                 weapon_drawn: bool, by) -> Union:
     event = running_event(claimant)
-    spec, what = interaction(event, "union"), label(event, "union")
+    spec, what = interaction(event, "union"), interaction_label(event, "union")
     if weapon_drawn:
         raise RuleRefused("union_weapon_drawn")
     attackers = _distinct([claimant] + [someone(event, c, not_=claimant, what=what) for c in attacker_codes])
@@ -56,7 +56,7 @@ def union_join(*, joiner: Character, defender_code: str, by) -> Union:
     """Someone comes to the defenders' side within the window: when the attackers are no
     longer more than three times as many, the claim falls and nobody changes."""
     event = running_event(joiner)
-    spec, what = interaction(event, "union"), label(event, "union")
+    spec, what = interaction(event, "union"), interaction_label(event, "union")
     defender = someone(event, defender_code, not_=joiner, what=what)
     now, game_s = now_and_game(event)
     union = (Union.objects.select_for_update()

@@ -1,5 +1,5 @@
-"""A resume re-queues the timer tasks of the near deadlines (health/services.py,
-`deadlines_schedule_on_commit`): a task queued before a pause wakes at the old instant and
+"""A resume re-queues the timer tasks of the near deadlines (health/scheduling.py,
+`event_deadlines_queue_on_commit`): a task queued before a pause wakes at the old instant and
 finds nothing due, so without a fresh one a deadline would wait for the sweeper."""
 from __future__ import annotations
 
