@@ -1,6 +1,7 @@
 """A medic's treatment of a patient: started (the medic's kit and skill checked, the
 patient's phone told who treats them), then completed once its whole duration was played
 (the rules applied to the patient's state at that instant) or aborted (nothing applied)."""
+# Rule codes: docs/rules/gn_fr-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from django.db import transaction

@@ -1,6 +1,7 @@
 """The sanctions register (club rulebook §5): a sanction recorded, with its side in the
 game when it takes the player out, and a sanction revoked (each one transaction,
 journalled with who decided). Who may decide what is in club/selectors.py."""
+# Rule codes: docs/rules/airsoft_rats-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from datetime import datetime, time, timedelta

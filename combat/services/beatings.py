@@ -1,6 +1,7 @@
 """Acharnement (GA6, GA7, G10, G13; A14): five minutes of blows on a victim who cannot
 defend. The attacker starts and stops it; it completes only after the full duration
 (then the victim worsens), and the victim's recovery waits for it to end."""
+# Rule codes: docs/rules/gn_fr-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from django.db import transaction

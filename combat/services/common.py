@@ -1,5 +1,6 @@
 """What every kind of fight needs: the ruleset's parameters for it, the people in it,
 locked in a stable order and brought up to date, and refusals that name the problem."""
+# Rule codes: docs/rules/gn_fr-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from django.utils import timezone

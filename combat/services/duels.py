@@ -1,6 +1,7 @@
 """Bare-hand duels (GA1, G01, G02, G09, G21, G25). One side challenges, the other
 confirms; the server compares the effective scores and tells each side only its own
 result, so neither learns the other's score."""
+# Rule codes: docs/rules/gn_fr-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from django.db import transaction

@@ -1,6 +1,7 @@
 """Firearms (GA5, GA18; G07, G12, G22). A shot needs the weapon in hand and loaded; it
 sets off all the caps (one shot, the weapon is then empty) and counts only under the
 range with no obstacle. Only a character with the skill loads a firearm."""
+# Rule codes: docs/rules/gn_fr-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from django.db import transaction

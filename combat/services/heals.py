@@ -8,6 +8,7 @@ out, ends it with nothing gained, and the next heal counts from 11 again (P07-P1
 What happens to the patient is ruleset data (the `heal` interaction's `starts`, `stops`,
 `completes`, `extraction_starts`, `extraction_stops`); this module decides who may, and
 when it ends."""
+# Rule codes: docs/rules/airsoft_rats-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction

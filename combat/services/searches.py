@@ -1,6 +1,7 @@
 """Searching an inert character (GA12): the searcher names where they search and the
 victim hands over what is there; everything can be taken, even the costume (then the
 character counts as naked). Searching a corpse uses it (G20)."""
+# Rule codes: docs/rules/gn_fr-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from django.db import transaction

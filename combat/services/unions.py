@@ -3,6 +3,7 @@ the defenders, bare hands, no weapon drawn: unless someone joins the defenders w
 three seconds and rebalances, every defender loses, nobody loses points, and everyone
 took part in a fight. The deadline is an instant of the game clock in the database, with
 a task at that instant and the sweeper behind it."""
+# Rule codes: docs/rules/gn_fr-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from django.db import transaction
