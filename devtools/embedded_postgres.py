@@ -93,8 +93,19 @@ def _initdb(bin_dir: Path, data: Path, runs_as: dict) -> None:
 
 def start(var: Path, name: str = "postgres", *, durable: bool = True) -> tuple[subprocess.Popen, str]:
     """Start the cluster var/<name> on a free port; returns the server and its DATABASE_URL
-    (the database `companion`, created if new). `durable=False` (the tests): no fsync, a
-    crash may lose the cluster, which the next start makes again."""
+    (the database `companion`, created if new). `durable=False` (the tests): no fsync, so
+    a crash may leave the cluster unusable; it is then made again (the tests' data is
+    made afresh by every run anyway)."""
+    try:
+        return _start(var, name, durable=durable)
+    except EmbeddedPostgresError:
+        if durable or not (var / name / "PG_VERSION").exists():
+            raise
+        shutil.rmtree(var / name)
+        return _start(var, name, durable=durable)
+
+
+def _start(var: Path, name: str, *, durable: bool) -> tuple[subprocess.Popen, str]:
     bin_dir = binaries(var)
     data = var / name
     runs_as = _runs_as()

@@ -53,3 +53,16 @@ def test_the_embedded_postgresql_starts_keeps_its_data_and_stops(cluster):
             assert db.execute("SELECT word FROM kept").fetchone() == ("still here",)
     finally:
         embedded_postgres.stop(again)
+
+
+def test_a_test_cluster_left_unusable_by_a_crash_is_made_again(cluster):
+    server, _ = embedded_postgres.start(VAR, NAME, durable=False)
+    embedded_postgres.stop(server)
+    (cluster / "global" / "pg_control").write_bytes(b"not a control file")   # a crash's leftovers
+
+    server, url = embedded_postgres.start(VAR, NAME, durable=False)
+    try:
+        with psycopg.connect(url.replace("postgres://", "postgresql://", 1)) as db:
+            assert db.execute("SELECT 1").fetchone() == (1,)
+    finally:
+        embedded_postgres.stop(server)
