@@ -282,7 +282,11 @@ def character_act(*, character: Character, action: str, params: dict | None, by,
                   as_narrator: bool, tapped_at=None) -> list[dict]:
     """A player declares what happened to their character, or a narrator acts on it.
     `tapped_at`: when the phone's tap was, on the server's clock (health/declared_at.py);
-    a tap that waited in a phone's outbox counts from then."""
+    a tap that waited in a phone's outbox counts from then.
+
+    Fans out: state_record notifies health.observers.states_recorded and this service
+    health.observers.action_declared; the apps that react are in the table of
+    docs/architecture.md ("Changes are observed, not called")."""
     event = Event.objects.get(pk=character.event_id)
     rules = event.rules()
     spec = rules.action_spec(action)

@@ -66,7 +66,11 @@ def _open_treatment(treatment: Treatment) -> Treatment:
 def treatment_complete(*, treatment: Treatment, by) -> Treatment:
     """The medic confirms the full duration was played. The rules are checked against the
     patient's state now, at completion (a Wounded patient who fell into a coma meanwhile
-    is still treated; a dead one is not)."""
+    is still treated; a dead one is not).
+
+    Fans out through state_record: the reactions registered to
+    health.observers.states_recorded (combat, effects, push; the table in
+    docs/architecture.md) run in this transaction."""
     treatment = _open_treatment(treatment)
     event = treatment.event
     game_running_require(event, as_narrator=False)
