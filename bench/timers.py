@@ -42,7 +42,8 @@ def wound_everyone(population, pending: int, burst: int, lead: float | None = No
     from django.utils import timezone
 
     from health.models import HealthState
-    from health.services import deadlines_schedule_on_commit, states_write
+    from health.scheduling import event_deadlines_queue_on_commit
+    from health.services import states_write
     from players.models import Event
 
     event = Event.objects.get(pk=population.event_id)
@@ -62,7 +63,7 @@ def wound_everyone(population, pending: int, burst: int, lead: float | None = No
     for start in range(0, len(rows), 2000):
         states_write(rows[start:start + 2000])
     with transaction.atomic():
-        deadlines_schedule_on_commit(event=event)
+        event_deadlines_queue_on_commit(event=event)
     return {pk: event.wall_time(due).timestamp() for pk, due in deadlines.items()}
 
 

@@ -2,6 +2,7 @@
 sanctions register.
 Views parse input, call one service (club/services/) and serialize the answer with the
 reads (club/selectors.py)."""
+# Rule codes: docs/rules/airsoft_rats-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from django.utils import timezone

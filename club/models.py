@@ -1,6 +1,7 @@
 """The airsoft club's register: the clubs and their events, members, their check-ins to
 games, the sanctions register and the chrony station's replicas and checks. Tables
 created in players/ and combat/ keep their names."""
+# Rule codes: docs/rules/airsoft_rats-coverage.md; their families: docs/glossary.md.
 import secrets
 
 from django.conf import settings

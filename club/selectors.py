@@ -12,6 +12,7 @@ organisers and referees of that club's events (and superusers), never by the sta
 another club's or of an unrelated event on the same server, who find nobody (404, as if
 unknown). An event belongs to at most one club (ClubEvent).
 """
+# Rule codes: docs/rules/airsoft_rats-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from datetime import datetime

@@ -1,6 +1,7 @@
 """What a phone shows of the fights its character is in: challenges to answer, its own
 duel results (never a score), unions, beatings and airsoft heals with their countdowns.
 Outcomes stay visible a few minutes so that both sides read them."""
+# Rule codes: docs/rules/airsoft_rats-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from collections import defaultdict

@@ -17,7 +17,7 @@ from rest_framework import parsers
 from rulesets import RuleRefused
 
 from .http import answer
-from .i18n import label, localize, refusal_text
+from .i18n import Labels, localize, refusal_text
 from .idempotency import idempotent
 
 TEXTS = {
@@ -28,8 +28,8 @@ TEXTS = {
 }
 
 
-def say(key: str, **params) -> dict:
-    return label(TEXTS[key], **params)
+# The module's texts by key, in every language: say("key", placeholder=value).
+say = Labels(TEXTS).say
 
 
 class CsvRejected(Exception):

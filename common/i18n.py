@@ -43,6 +43,10 @@ class Labels(Mapping):
     def __getitem__(self, key) -> dict:
         return label(self._msgids[key])
 
+    def say(self, key: str, /, **params) -> dict:
+        """The text of `key` in every language, its {placeholders} filled."""
+        return label(self._msgids[key], **params)
+
     def __iter__(self):
         return iter(self._msgids)
 

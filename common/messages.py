@@ -3,6 +3,7 @@ server's catalogue (locale/<lang>/LC_MESSAGES/django.po); common/i18n.py renders
 
 Every code of rulesets.messages.REFUSAL_CODES has an entry here (tests/test_catalogue.py).
 """
+# Rule codes: docs/rules/airsoft_rats-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from django.utils.translation import gettext_noop

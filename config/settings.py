@@ -1,6 +1,8 @@
 """Settings, read from the environment (12-factor).
 
-DATABASE_URL  default: SQLite in var/db.sqlite3 (production: postgres://...)
+DATABASE_URL  postgres://... (./run and ./test set it to their embedded PostgreSQL when it
+              is not set; a manage.py command run by hand without it uses SQLite in
+              var/db.sqlite3)
 REDIS_URL     default: redis://127.0.0.1:6379/0 (the run script starts an embedded
               Redis and sets it when none is given)
 SECRET_KEY, DEBUG, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS, PUBLIC_URL

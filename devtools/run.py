@@ -1,7 +1,8 @@
 """./run: migrate, load the demo event, start the web/websocket server (one process per core,
 WEB_CONCURRENCY, sharing the port), a Celery worker and beat (and an embedded Redis when
-REDIS_URL is not set), then print the login links once the server answers. Ctrl-C stops
-everything; if one process dies, the others are stopped too, so nothing runs half-alive.
+REDIS_URL is not set, an embedded PostgreSQL when DATABASE_URL is not set), then print the
+login links once the server answers. Ctrl-C stops everything; if one process dies, the others
+are stopped too, so nothing runs half-alive.
 
 `./run --https` serves https itself with the event's own certificate authority, for a LAN
 with no internet (devtools/network.py, docs/field-network.md)."""
@@ -44,6 +45,8 @@ def main(argv: list[str]) -> int:
         children.append(("redis", redis))
         print(f"Started an embedded Redis at {env['REDIS_URL']} (set REDIS_URL to use your own)")
     try:
+        if not env.get("DATABASE_URL"):
+            children.append(("postgres", start_postgres(env)))
         manage = [PYTHON, "manage.py"]
         subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
         if https:
@@ -75,6 +78,14 @@ def main(argv: list[str]) -> int:
         return 0
     finally:
         stop(children)
+
+
+def start_postgres(env: dict) -> subprocess.Popen:
+    """The embedded PostgreSQL of devtools/embedded_postgres.py, its cluster in var/postgres."""
+    from devtools import embedded_postgres
+    postgres, env["DATABASE_URL"] = embedded_postgres.start(ROOT / "var", "postgres")
+    print(f"Started an embedded PostgreSQL at {env['DATABASE_URL']} (set DATABASE_URL to use your own)")
+    return postgres
 
 
 def web_concurrency(env: dict) -> int:
@@ -119,9 +130,10 @@ def supervise(children, commands, env) -> int:
 
 
 def stop(children) -> None:
-    for _, process in reversed(children):
+    for name, process in reversed(children):
         if process.poll() is None:
-            process.terminate()
+            # PostgreSQL's fast shutdown (SIGINT) ends open sessions instead of waiting.
+            process.send_signal(signal.SIGINT if name == "postgres" else signal.SIGTERM)
     deadline = time.monotonic() + 10
     for _, process in children:
         try:

@@ -1,4 +1,4 @@
-"""./test: pytest against DATABASE_URL / REDIS_URL, or SQLite and an embedded Redis."""
+"""./test: pytest against DATABASE_URL / REDIS_URL, or an embedded PostgreSQL and Redis."""
 from __future__ import annotations
 
 import os
@@ -17,10 +17,18 @@ def main() -> int:
         from devtools import embedded_redis
         redis, env["REDIS_URL"] = embedded_redis.start(ROOT / "var" / "redis-test")
         print(f"Started an embedded Redis at {env['REDIS_URL']}")
-    print(f"Database: {env.get('DATABASE_URL') or 'SQLite (set DATABASE_URL for PostgreSQL)'}")
+    postgres = None
     try:
+        if not env.get("DATABASE_URL"):
+            from devtools import embedded_postgres
+            postgres, env["DATABASE_URL"] = embedded_postgres.start(
+                ROOT / "var", "postgres-test", durable=False)
+            print(f"Started an embedded PostgreSQL at {env['DATABASE_URL']}")
+        print(f"Database: {env['DATABASE_URL']}")
         return subprocess.call([sys.executable, "-m", "pytest", *sys.argv[1:]], cwd=ROOT, env=env)
     finally:
+        if postgres is not None:
+            embedded_postgres.stop(postgres)
         if redis is not None:
             redis.terminate()
             redis.wait(timeout=10)

@@ -2,6 +2,7 @@
 long it lasts (game seconds); what remains is computed.
 Items carry an effect to whoever touches, ingests or opens them; a lock is only open or
 closed. A request to the organisers is answered with an effect."""
+# Rule codes: docs/rules/gn_fr-coverage.md; their families: docs/glossary.md.
 import secrets
 
 from django.conf import settings

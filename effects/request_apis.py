@@ -1,5 +1,6 @@
 """Requests to the organisers (GA17): a player asks for their own character; narrators
 list the open ones and answer each with an effect."""
+# Rule codes: docs/rules/gn_fr-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404

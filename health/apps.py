@@ -8,7 +8,7 @@ class HealthConfig(AppConfig):
         from live import snapshots
         from players import observers as players
 
-        from . import selectors, services, snapshot
+        from . import scheduling, selectors, services, snapshot
 
         snapshots.snapshot_queryset(snapshot.health_queryset)
         snapshots.snapshot_section(snapshot.health_section)
@@ -18,4 +18,4 @@ class HealthConfig(AppConfig):
         snapshots.snapshot_versions(selectors.snapshot_versions_of)
         players.characters_created.register(services.health_initialise)
         players.characters_changed.register(services.snapshots_changed)
-        players.clock_resumed.register(services.deadlines_schedule_on_commit)
+        players.clock_resumed.register(scheduling.event_deadlines_queue_on_commit)

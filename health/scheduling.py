@@ -18,21 +18,16 @@ def _task():
     return advance_character
 
 
-def deadline_task_on_commit(health: HealthState, event: Event) -> None:
-    """After a change: a task at the character's next deadline, if it is near."""
-    if health.next_deadline_s is None or not event.running:
-        return
-    job = ((health.pk,), event.wall_time(health.next_deadline_s))
-    tasks_queue_on_commit(task=_task(), jobs=[job], what=f"character {health.pk}")
-
-
-def deadline_tasks_on_commit(healths: list[HealthState], event: Event) -> None:
-    """After a batch: one queueing (one broker connection) for every near next deadline."""
+def deadlines_queue_on_commit(*, healths: list[HealthState], event: Event) -> None:
+    """After a change of these rows (one, or a batch): a task at each one's next deadline
+    that is near, all queued at once (one broker connection)."""
     if not event.running:
         return
     jobs = [((health.pk,), event.wall_time(health.next_deadline_s)) for health in healths
             if health.next_deadline_s is not None]
-    tasks_queue_on_commit(task=_task(), jobs=jobs, what=f"{len(jobs)} character(s) of event {event.pk}")
+    what = f"character {healths[0].pk}" if len(healths) == 1 else \
+        f"{len(jobs)} character(s) of event {event.pk}"
+    tasks_queue_on_commit(task=_task(), jobs=jobs, what=what)
 
 
 def _upcoming(event: Event) -> list:
@@ -41,9 +36,10 @@ def _upcoming(event: Event) -> list:
                          job=lambda pk, due: ((pk,), event.wall_time(due)))
 
 
-def deadlines_tasks_on_commit(*, event: Event) -> None:
-    """When the clock resumes: the near deadlines get their tasks again (those queued
-    before the pause wake at the old instant and find nothing due)."""
+def event_deadlines_queue_on_commit(*, event: Event) -> None:
+    """When the clock resumes (players.clock_resumed): every near deadline of the event
+    gets its task again (those queued before the pause wake at the old instant and find
+    nothing due)."""
     if not event.running:
         return
     tasks_queue_on_commit(task=_task(), jobs=_upcoming(event), what=f"event {event.pk}")

@@ -25,7 +25,7 @@ from .checks import state_kept_private
 from .declared_at import declared_instant
 from .models import HealthState, Treatment
 from .observers import Recorded
-from .scheduling import deadline_task_on_commit, deadline_tasks_on_commit, deadlines_tasks_on_commit
+from .scheduling import deadlines_queue_on_commit
 
 log = logging.getLogger(__name__)
 
@@ -57,14 +57,12 @@ def snapshot_versions_move(*, event: Event, character_ids=None) -> None:
     reached.update(version=F("version") + 1)
 
 
-def deadlines_schedule_on_commit(*, event: Event) -> None:
-    """When the clock resumes: timer tasks for the near deadlines."""
-    if event.running:
-        deadlines_tasks_on_commit(event=event)
-
-
-def _record(*, health: HealthState, event: Event, outcome: Outcome, kind: str, what: str,
-            by, now, detail: dict | None = None, game_s: float | None = None) -> None:
+def state_record(*, health: HealthState, event: Event, outcome: Outcome, kind: str, what: str,
+                 by, now, detail: dict | None = None, game_s: float | None = None) -> None:
+    """Store a new state on a locked row and journal it (before and after); close the
+    treatments of a patient who died; tell the observers (push, effects, combat...:
+    health/observers.py). Every state change of a single row passes here (the batch of
+    due timers: deadlines_apply). Public for health's other modules (treatments, undo)."""
     before = health.as_core().to_json()
     health.store(outcome.state)
     health.save()
@@ -105,13 +103,15 @@ def _treatments_close_on_death(*, patients: list[HealthState], event: Event, now
         for t in running)
 
 
-def _after_commit(health: HealthState, event: Event) -> None:
-    """Once per service call: push the new snapshot and queue the next deadline's task."""
+def state_publish_on_commit(health: HealthState, event: Event) -> None:
+    """Once per service call that changed a row: push the new snapshot and queue the next
+    deadline's task, on commit."""
     publish_characters_on_commit([health.pk])
-    deadline_task_on_commit(health, event)
+    deadlines_queue_on_commit(healths=[health], event=event)
 
 
-def _lock(character_id: int, *, skip_locked: bool = False) -> HealthState | None:
+def character_lock(character_id: int, *, skip_locked: bool = False) -> HealthState | None:
+    """One character's health row, locked for the transaction (characters_lock: several)."""
     rows = (HealthState.objects.select_for_update(skip_locked=skip_locked)
             .select_related("character", "event").filter(pk=character_id))
     return rows.first()
@@ -132,16 +132,16 @@ def _due_outcome(health: HealthState, event: Event, now, *, seen_by: str = DECLA
             max((e["at"] for e in expired), default=None))
 
 
-def _advance_locked(health: HealthState, event: Event, now, *,
-                    seen_by: str = DECLARED) -> bool:
+def due_timers_record(health: HealthState, event: Event, now, *,
+                      seen_by: str = DECLARED) -> bool:
     """Apply every timer that has expired by now for what comes next; journal it as the
     system's doing."""
     due = _due_outcome(health, event, now, seen_by=seen_by)
     if due is None:
         return False
     outcome, what, game_s = due
-    _record(health=health, event=event, outcome=outcome, kind="timer", what=what, by=None,
-            now=now, game_s=game_s)
+    state_record(health=health, event=event, outcome=outcome, kind="timer", what=what, by=None,
+                 now=now, game_s=game_s)
     return True
 
 
@@ -178,7 +178,7 @@ def deadlines_apply(*, event: Event, due: list[HealthState], now,
         _treatments_close_on_death(patients=dead, event=event, now=now, by=None)
     observers.states_recorded.notify(changes=recorded, event=event, now=now, by=None)
     publish_characters_on_commit([health.pk for health in changed])
-    deadline_tasks_on_commit(changed, event)
+    deadlines_queue_on_commit(healths=changed, event=event)
     return changed
 
 
@@ -259,17 +259,20 @@ def _due_rows(event: Event):
     return HealthState.objects.select_related("character").filter(event=event)
 
 
-def _advance_published(health: HealthState, event: Event, now, *,
+def due_timers_publish(health: HealthState, event: Event, now, *,
                        seen_by: str = DECLARED) -> bool:
-    """Apply what is due on a locked row; if it changed, publish it and queue its next
-    deadline."""
-    if not _advance_locked(health, event, now, seen_by=seen_by):
+    """Apply what has expired on a locked row for what comes next (rulesets/instants.py:
+    a start or a read sees a count of 10 that ends at this very instant done; an ending,
+    `seen_by=ENDING`, comes before it); if it changed, publish it and queue its next
+    deadline on commit. Used by treatments, fights, heals and days before they act."""
+    if not due_timers_record(health, event, now, seen_by=seen_by):
         return False
-    _after_commit(health, event)
+    state_publish_on_commit(health, event)
     return True
 
 
-def _check_running(event: Event, as_narrator: bool) -> None:
+def game_running_require(event: Event, as_narrator: bool) -> None:
+    """While the game is paused (arrêt de jeu) only narrators act."""
     if not event.running and not as_narrator:
         raise RuleRefused("game_paused")
 
@@ -279,7 +282,11 @@ def character_act(*, character: Character, action: str, params: dict | None, by,
                   as_narrator: bool, tapped_at=None) -> list[dict]:
     """A player declares what happened to their character, or a narrator acts on it.
     `tapped_at`: when the phone's tap was, on the server's clock (health/declared_at.py);
-    a tap that waited in a phone's outbox counts from then."""
+    a tap that waited in a phone's outbox counts from then.
+
+    Fans out: state_record notifies health.observers.states_recorded and this service
+    health.observers.action_declared; the apps that react are in the table of
+    docs/architecture.md ("Changes are observed, not called")."""
     event = Event.objects.get(pk=character.event_id)
     rules = event.rules()
     spec = rules.action_spec(action)
@@ -288,25 +295,25 @@ def character_act(*, character: Character, action: str, params: dict | None, by,
     now = timezone.now()
     declared = declared_instant(event=event, tapped_at=tapped_at, now=now, as_narrator=as_narrator)
     if not declared.late:  # a late tap was checked against the clock at the tap
-        _check_running(event, as_narrator)
-    health = _lock(character.pk)
+        game_running_require(event, as_narrator)
+    health = character_lock(character.pk)
     # A declaration sees what the phone shows at this instant: the timers due now expired
     # (rulesets/instants.py; "après le compte de ces 10 secondes"). A late one lands on
     # the state as it stands on arrival (what was recorded since is never rewound), its
     # own timers counted from the tap.
-    _advance_locked(health, event, now)
+    due_timers_record(health, event, now)
     outcome = rules.apply(health.as_core(), health.character.sheet, action, declared.game_s,
                           params=params)
-    _record(health=health, event=event, outcome=outcome, kind="action", what=action, by=by,
-            now=now, detail={"params": params or {}, "as_narrator": as_narrator,
+    state_record(health=health, event=event, outcome=outcome, kind="action", what=action, by=by,
+                 now=now, detail={"params": params or {}, "as_narrator": as_narrator,
                              **declared.journal()}, game_s=declared.game_s)
     events = outcome.events
     if declared.late:
         # Counted from the tap, a deadline may be past already: it applies now, at its
         # own instant, as the sweeper would.
-        _advance_locked(health, event, now)
+        due_timers_record(health, event, now)
         events = [*events, declared.event()]
-    _after_commit(health, event)
+    state_publish_on_commit(health, event)
     observers.action_declared.notify(character=character, event=event, action=action, now=now,
                                      by=by)
     return events
@@ -320,15 +327,6 @@ def characters_lock(character_ids) -> dict[int, HealthState]:
     return {health.pk: health for health in rows}
 
 
-def character_current(health: HealthState, event: Event, now, *,
-                      seen_by: str = DECLARED) -> HealthState:
-    """Apply what has expired on a locked row for what comes next (rulesets/instants.py):
-    a start or a read sees a count of 10 that ends at this very instant done; an ending
-    (`seen_by=ENDING`) comes before it."""
-    _advance_published(health, event, now, seen_by=seen_by)
-    return health
-
-
 def character_apply_rules(*, health: HealthState, event: Event, action: str, by, now,
                           params: dict | None = None, detail: dict | None = None,
                           seen_by: str = DECLARED) -> list[dict]:
@@ -336,10 +334,10 @@ def character_apply_rules(*, health: HealthState, event: Event, action: str, by,
     ends): journalled and published like any declared action. What was running and ends
     now (a duel, a beating, a heal) says `seen_by=ENDING`: it comes before a timer due at
     the same instant."""
-    character_current(health, event, now, seen_by=seen_by)
+    due_timers_publish(health, event, now, seen_by=seen_by)
     outcome = event.rules().apply(health.as_core(), health.character.sheet, action,
                                   event.game_time(now), params=params, seen_by=seen_by)
-    _record(health=health, event=event, outcome=outcome, kind="action", what=action, by=by,
-            now=now, detail={"params": params or {}, **(detail or {})})
-    _after_commit(health, event)
+    state_record(health=health, event=event, outcome=outcome, kind="action", what=action, by=by,
+                 now=now, detail={"params": params or {}, **(detail or {})})
+    state_publish_on_commit(health, event)
     return outcome.events

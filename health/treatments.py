@@ -1,6 +1,7 @@
 """A medic's treatment of a patient: started (the medic's kit and skill checked, the
 patient's phone told who treats them), then completed once its whole duration was played
 (the rules applied to the patient's state at that instant) or aborted (nothing applied)."""
+# Rule codes: docs/rules/gn_fr-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from django.db import transaction
@@ -14,24 +15,26 @@ from rulesets import ENDING, RuleRefused
 
 from .checks import outcome_known, require_actor_able, require_kit, state_kept_private
 from .models import Treatment
-from .services import (_advance_locked, _advance_published, _after_commit, _check_running, _lock,
-                       _record, snapshots_changed)
+# The public helpers every write to health uses (services.py): lock, apply what is due,
+# record, publish.
+from .services import (character_lock, due_timers_publish, due_timers_record, game_running_require,
+                       snapshots_changed, state_publish_on_commit, state_record)
 
 
 @transaction.atomic
 def treatment_start(*, medic: Character, patient: Character, action: str, params: dict | None,
                     by) -> Treatment:
     event = Event.objects.get(pk=patient.event_id)
-    _check_running(event, as_narrator=False)
+    game_running_require(event, as_narrator=False)
     rules = event.rules()
     if not {"medic", "other"} & set(rules.action_spec(action)["declared_by"]):
         raise RuleRefused("not_declarable", action=rules.action_spec(action)["labels"])
     now = timezone.now()
     game_s = event.game_time(now)
     require_actor_able(rules, action, medic, game_s)
-    health = _lock(patient.pk)
+    health = character_lock(patient.pk)
     # A start is a declaration: it sees the timers due at this instant expired.
-    _advance_published(health, event, now)
+    due_timers_publish(health, event, now)
     with state_kept_private(rules, action):
         level = rules.check(health.as_core(), action, sheet=patient.sheet,
                             actor_sheet=medic.sheet, params=params)
@@ -63,10 +66,14 @@ def _open_treatment(treatment: Treatment) -> Treatment:
 def treatment_complete(*, treatment: Treatment, by) -> Treatment:
     """The medic confirms the full duration was played. The rules are checked against the
     patient's state now, at completion (a Wounded patient who fell into a coma meanwhile
-    is still treated; a dead one is not)."""
+    is still treated; a dead one is not).
+
+    Fans out through state_record: the reactions registered to
+    health.observers.states_recorded (combat, effects, push; the table in
+    docs/architecture.md) run in this transaction."""
     treatment = _open_treatment(treatment)
     event = treatment.event
-    _check_running(event, as_narrator=False)
+    game_running_require(event, as_narrator=False)
     rules = event.rules()
     now = timezone.now()
     game_s = event.game_time(now)
@@ -75,9 +82,9 @@ def treatment_complete(*, treatment: Treatment, by) -> Treatment:
                           remaining=str(int(treatment.ready_game_s - game_s + 0.999)))
     medic = Character.objects.select_for_update().get(pk=treatment.medic_id)
     kit = require_kit(rules, treatment.action, medic)
-    health = _lock(treatment.patient_id)
+    health = character_lock(treatment.patient_id)
     # Running before the instant and ending at it: in time for a deadline due now (A8).
-    _advance_locked(health, event, now, seen_by=ENDING)
+    due_timers_record(health, event, now, seen_by=ENDING)
     with state_kept_private(rules, treatment.action):
         outcome = rules.apply(health.as_core(), health.character.sheet, treatment.action,
                               game_s, params=treatment.params, actor_sheet=medic.sheet,
@@ -96,11 +103,11 @@ def treatment_complete(*, treatment: Treatment, by) -> Treatment:
         treatment.result["timers"] = {k: outcome.state.timers[k] for k in known[1]
                                       if k in outcome.state.timers}
     treatment.save(update_fields=["status", "result"])
-    _record(health=health, event=event, outcome=outcome, kind="treatment",
-            what=f"{treatment.action}:completed", by=by, now=now,
-            detail={"treatment": treatment.pk, "medic": medic.name, "level": treatment.level,
-                    "kit_used": kit})
-    _after_commit(health, event)
+    state_record(health=health, event=event, outcome=outcome, kind="treatment",
+                 what=f"{treatment.action}:completed", by=by, now=now,
+                 detail={"treatment": treatment.pk, "medic": medic.name, "level": treatment.level,
+                         "kit_used": kit})
+    state_publish_on_commit(health, event)
     if kit and medic.pk != health.pk:
         snapshots_changed(character_ids=[medic.pk])  # the medic's sheet shows one kit less
     return treatment

@@ -12,7 +12,7 @@ from rulesets import RuleRefused
 from rulesets.engine import CharacterState
 
 from .models import HealthState
-from .services import _after_commit
+from .services import state_publish_on_commit
 
 UNDO_WINDOW_S = 10
 
@@ -43,5 +43,5 @@ def character_action_undo(*, entry: JournalEntry, by, at=None) -> JournalEntry:
     line = journal_write(event=event, kind="correction", what="undo", at=at, by=by,
                          character=health.character, before=current, after=entry.before,
                          detail={"undoes": entry.pk, "undone": entry.what})
-    _after_commit(health, event)
+    state_publish_on_commit(health, event)
     return line

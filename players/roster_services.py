@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from common.csv_rows import CsvRejected, csv_table
-from common.i18n import label, message_labels
+from common.i18n import Labels, message_labels
 from rulesets import RuleRefused
 from rulesets.sheet import sheet_fields, sheet_from_columns
 
@@ -43,8 +43,8 @@ TEXTS = {
 }
 
 
-def say(key: str, **params) -> dict:
-    return label(TEXTS[key], **params)
+# The module's texts by key, in every language: say("key", placeholder=value).
+say = Labels(TEXTS).say
 
 
 def _columns(header: list[str], fields: dict) -> list[str]:

@@ -1,4 +1,5 @@
 """Writes for events, characters, logins, the game clock and the journal."""
+# Rule codes: docs/rules/gn_fr-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 import hashlib

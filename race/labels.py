@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_noop
 
-from common.i18n import label
+from common.i18n import Labels
 
 TEXTS = {
     # statuses
@@ -113,5 +113,5 @@ TEXTS = {
 }
 
 
-def say(key: str, **params) -> dict:
-    return label(TEXTS[key], **params)
+# The module's texts by key, in every language: say("key", placeholder=value).
+say = Labels(TEXTS).say

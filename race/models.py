@@ -5,6 +5,7 @@ State and absolute instants only. A score is never stored: it is worked out from
 rows and the event's options (race/scoring.py), so a corrected punch or a voided life
 changes the leaderboard at once, and the options can change until the race day.
 """
+# Rule codes: docs/rules/zombie_race-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 import secrets

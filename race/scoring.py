@@ -11,6 +11,7 @@ being taken back) and not marked not counted when recorded. M is the late minute
 default), L the non-voided losses that took a flag, K the non-voided exits recorded when
 no life was left (Z4).
 """
+# Rule codes: docs/rules/zombie_race-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 import math

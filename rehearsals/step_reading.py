@@ -3,6 +3,7 @@ and the characters of the file: the generic steps here, the fight steps in
 fight_reading.py, the race steps in race_reading.py; its `expect:` in expectations.py
 (characters, clock), fight_expectations.py and race_expectations.py.
 """
+# Rule codes: docs/rules/septenario_es-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from rulesets.messages import REFUSAL_CODES

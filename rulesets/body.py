@@ -6,6 +6,7 @@ works out what it did (absorbed by armour, a useless limb, an incapacitating wou
 knock-out for wooden weapons) and runs the list the ruleset gives for that result in the
 character's current state. The numbers all come from options.
 """
+# Rule codes: docs/rules/septenario_es-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from .elements import Work, clear_timer, element, run_elements, set_timer, set_values

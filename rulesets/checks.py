@@ -66,6 +66,8 @@ class Checker:
     def labels(self, where: str, labels):
         if not isinstance(labels, dict) or set(LANGUAGES) - set(labels):
             self.fail(where, f"labels need the languages {', '.join(LANGUAGES)}")
+        for key in set(labels) - set(LANGUAGES):
+            self.fail(where, f"unknown language '{key}' (labels hold {', '.join(LANGUAGES)})")
 
     def value_ref(self, where: str, value, options: dict):
         if isinstance(value, str) and value.startswith("$") and value[1:] not in options:
@@ -203,13 +205,14 @@ def check_interaction(c: Checker, where: str, name: str, spec, ctx: dict):
     if not isinstance(spec, dict):
         c.fail(where, "must be a mapping of parameters")
     schema = INTERACTIONS[name]
+    # A misspelt parameter is named as such, before the right one is missed.
+    for key in set(spec) - set(schema) - {"labels"}:
+        c.fail(where, f"unknown parameter '{key}'")
     for key in set(schema) - set(spec) - OPTIONAL_PARAMS.get(name, set()):
         c.fail(where, f"missing parameter '{key}'")
     for key, value in spec.items():
         if key == "labels":
             c.labels(f"{where}.labels", value)
-        elif key not in schema:
-            c.fail(where, f"unknown parameter '{key}'")
         else:
             check_reference(c, f"{where}.{key}", schema[key], value, ctx)
 

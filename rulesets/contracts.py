@@ -12,6 +12,10 @@ in front of an organiser.
 A new feature declares itself here, with the modules that read it (`used_by`), before
 its code reads a key; tests/rules/test_contracts.py keeps `used_by` honest.
 """
+# Rule codes: docs/rules/gn_fr-coverage.md,
+#   docs/rules/septenario_es-coverage.md,
+#   docs/rules/airsoft_rats-coverage.md;
+#   their families: docs/glossary.md.
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -9,6 +9,7 @@ An element is written `name` (no parameters), `{name: scalar}` (its main paramet
 Values may be `$option`, `@param` (from the action) or `{by_level: {level: value}}`
 (the actor's skill level) or `{when_param: name, then: v, else: v}`.
 """
+# Rule codes: docs/rules/gn_fr-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from dataclasses import dataclass

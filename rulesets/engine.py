@@ -5,6 +5,7 @@ transition that is due.
 Times are *game seconds* (play time since the event started, pauses excluded), always
 passed in; the core never reads a clock.
 """
+# Rule codes: docs/rules/gn_fr-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -15,6 +15,7 @@ this module, so that the phone, the declaration and the medic see the same state
    venir tenter de le soigner" (airsoft_rats L16, L19): at 10 s the count is over, and
    what the phone shows at that instant is what may be declared at it.
 """
+# Rule codes: docs/rules/gn_fr-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 ENDING = "ending"        # the end of something that was running before the instant

@@ -14,6 +14,7 @@ import yaml
 from .checks import Checker, RulesetError, check_action, check_contracts, check_extras, \
     check_interaction
 from .elements import split_element
+from .keys import keys_check
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -120,6 +121,7 @@ def load_ruleset(path: Path | str) -> Ruleset:
     c = Checker(path, data)
     if not isinstance(data, dict):
         c.fail("(top)", "must be a mapping")
+    keys_check(c, data)
     key = c.need("(top)", data, "key", str)
     c.labels("name", c.need("(top)", data, "name"))
     options = _flatten_options(c, data.get("options"))

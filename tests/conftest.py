@@ -13,6 +13,16 @@ from fixtures import MEDIC_SHEET, START, client_for
 from players.services import character_create, event_create, team_get_or_create
 
 
+def pytest_sessionstart(session):
+    """The day runs on PostgreSQL (row locks, the batch write of a timer burst), so the
+    tests do too: ./test starts an embedded one when DATABASE_URL is not set."""
+    from django.conf import settings
+    engine = settings.DATABASES["default"]["ENGINE"]
+    if not engine.endswith("postgresql"):
+        raise pytest.UsageError(f"the tests run on PostgreSQL, not {engine}: run ./test "
+                                 "(it starts an embedded PostgreSQL) or set DATABASE_URL")
+
+
 def pytest_collection_modifyitems(items):
     """Browser tests last: they hold a browser (and its event loop) until the session ends.
 

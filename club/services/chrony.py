@@ -4,6 +4,7 @@ A replica that passed at check-in and fails a control during the games is proven
 cheating: it goes on the sanctions register, where rule B13 escalates a repeat. Each
 write is one transaction, journalled with who checked; the verdict's computation and the
 reads are in club/selectors.py."""
+# Rule codes: docs/rules/airsoft_rats-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from django.db import transaction

@@ -1,6 +1,7 @@
 """The sanctions register (club rulebook §5): a sanction recorded, with its side in the
 game when it takes the player out, and a sanction revoked (each one transaction,
 journalled with who decided). Who may decide what is in club/selectors.py."""
+# Rule codes: docs/rules/airsoft_rats-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from datetime import datetime, time, timedelta
@@ -99,11 +100,11 @@ def sanction_record(*, event: Event, member: Member, kind: str, reason: str, by,
                           "escalated_because": previous.pk if kind != asked and previous else None,
                           "decided_by": by.get_username(), "role": role})
     if kind in TAKES_OUT:
-        sanction_applied_on_commit(sanction)
+        sanction_game_apply(sanction=sanction)
     return sanction
 
 
-def sanction_applied_on_commit(sanction: Sanction) -> None:
+def sanction_game_apply(*, sanction: Sanction) -> None:
     """The game side of a sanction that takes the player out (sanction-out: P15, back to
     the spawn; a grave one: P22, removed), applied in the recording transaction so the
     state and the register commit together. A ruleset without such an action (a LARP

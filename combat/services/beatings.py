@@ -1,6 +1,7 @@
 """Acharnement (GA6, GA7, G10, G13; A14): five minutes of blows on a victim who cannot
 defend. The attacker starts and stops it; it completes only after the full duration
 (then the victim worsens), and the victim's recovery waits for it to end."""
+# Rule codes: docs/rules/gn_fr-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from django.db import transaction
@@ -11,15 +12,15 @@ from players.services import journal_write_many
 from rulesets import ENDING, RuleRefused
 
 from ..models import Acharnement
-from .common import (fighters_mark, interaction, label, locked, now_and_game, require_fighter,
-                     running_event, someone)
+from .common import (fighters_mark, interaction, interaction_label, locked, now_and_game,
+                     require_fighter, running_event, someone)
 from .schedule import fight_due_on_commit, timed_end
 
 
 @transaction.atomic
 def acharnement_start(*, attacker: Character, victim_code: str, kind: str, by) -> Acharnement:
     event = running_event(attacker)
-    spec, what = interaction(event, "acharnement"), label(event, "acharnement")
+    spec, what = interaction(event, "acharnement"), interaction_label(event, "acharnement")
     if kind not in spec["kinds"]:
         raise RuleRefused("bad_input", detail=f"kind must be one of {', '.join(spec['kinds'])}")
     victim = someone(event, victim_code, not_=attacker, what=what)
@@ -55,7 +56,7 @@ def acharnement_stop(*, acharnement: Acharnement, attacker: Character, by) -> Ac
     or after the end, stopping is completing."""
     beating = Acharnement.objects.select_for_update().select_related("event", "attacker").get(pk=acharnement.pk)
     event = beating.event
-    what = label(event, "acharnement")
+    what = interaction_label(event, "acharnement")
     if attacker.pk != beating.attacker_id:
         raise RuleRefused("not_your_turn", name=beating.attacker.name)
     if beating.status != Acharnement.RUNNING:

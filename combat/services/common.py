@@ -1,5 +1,6 @@
 """What every kind of fight needs: the ruleset's parameters for it, the people in it,
 locked in a stable order and brought up to date, and refusals that name the problem."""
+# Rule codes: docs/rules/gn_fr-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from django.utils import timezone
@@ -7,7 +8,7 @@ from django.utils.translation import gettext_noop
 
 from common import i18n
 from health.models import HealthState
-from health.services import character_current, characters_lock
+from health.services import characters_lock, due_timers_publish
 from players.models import Character, Event
 from players.selectors import character_by_code
 from rulesets import DECLARED, RuleRefused
@@ -23,7 +24,7 @@ def interaction(event: Event, name: str, *, sheet: dict | None = None) -> dict:
     return {key: rules.resolve(value) for key, value in spec.items()}
 
 
-def label(event: Event, name: str) -> dict:
+def interaction_label(event: Event, name: str) -> dict:
     return event.rules().ruleset.interactions[name].get("labels", {"en": name})
 
 
@@ -46,7 +47,7 @@ def locked(event: Event, characters, now, *, seen_by: str = DECLARED) -> dict[in
     (`seen_by`, rulesets/instants.py: a fight's result comes before a timer due now)."""
     rows = characters_lock(c.pk for c in characters)
     for health in rows.values():
-        character_current(health, event, now, seen_by=seen_by)
+        due_timers_publish(health, event, now, seen_by=seen_by)
     return rows
 
 

@@ -1,6 +1,7 @@
 """Bare-hand duels (GA1, G01, G02, G09, G21, G25). One side challenges, the other
 confirms; the server compares the effective scores and tells each side only its own
 result, so neither learns the other's score."""
+# Rule codes: docs/rules/gn_fr-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from django.db import transaction
@@ -14,8 +15,8 @@ from players.services import journal_write_many
 from rulesets import RuleRefused
 
 from ..models import Duel
-from .common import (fighters_mark, interaction, label, locked, now_and_game, require_able,
-                     running_event, someone)
+from .common import (fighters_mark, interaction, interaction_label, locked, now_and_game,
+                     require_able, running_event, someone)
 
 WEAPONS = ("stunning", "wounding", "firearm")
 # The weapon a defender holds, as the refusal duel_armed_defender words it.
@@ -32,7 +33,7 @@ def open_duels(event: Event, game_s: float, character_ids) -> "Q":
 @transaction.atomic
 def duel_propose(*, challenger: Character, opponent_code: str, by) -> Duel:
     event = running_event(challenger)
-    spec, what = interaction(event, "duel"), label(event, "duel")
+    spec, what = interaction(event, "duel"), interaction_label(event, "duel")
     defender = someone(event, opponent_code, not_=challenger, what=what)
     now, game_s = now_and_game(event)
     rows = locked(event, [challenger, defender], now)
@@ -58,7 +59,7 @@ def duel_answer(*, duel: Duel, defender: Character, accept: bool, weapon_in_hand
     forbids bare hands (A13)."""
     duel = Duel.objects.select_for_update().select_related("challenger", "defender").get(pk=duel.pk)
     event = running_event(duel.defender)
-    spec, what = interaction(event, "duel"), label(event, "duel")
+    spec, what = interaction(event, "duel"), interaction_label(event, "duel")
     if defender.pk != duel.defender_id:
         raise RuleRefused("not_your_turn", name=duel.defender.name)
     now, game_s = now_and_game(event)

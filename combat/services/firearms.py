@@ -1,6 +1,7 @@
 """Firearms (GA5, GA18; G07, G12, G22). A shot needs the weapon in hand and loaded; it
 sets off all the caps (one shot, the weapon is then empty) and counts only under the
 range with no obstacle. Only a character with the skill loads a firearm."""
+# Rule codes: docs/rules/gn_fr-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from django.db import transaction
@@ -14,7 +15,8 @@ from players.selectors import clean_code
 from players.services import journal_write_many
 from rulesets import RuleRefused
 
-from .common import interaction, label, locked, now_and_game, require_fighter, running_event, someone
+from .common import (interaction, interaction_label, locked, now_and_game, require_fighter,
+                     running_event, someone)
 from .duels import duels_interrupted
 
 
@@ -45,7 +47,7 @@ def firearm_load(*, character: Character, code: str, by) -> Item:
     item = _firearm(character, code)
     if spec["load_skill"] and not (character.sheet.get("skills") or {}).get(spec["load_skill"]):
         raise RuleRefused("missing_skill", skill=event.rules().ruleset.skill_label(spec["load_skill"]),
-                          action=label(event, "firearm"))
+                          action=interaction_label(event, "firearm"))
     if item.loaded:
         raise RuleRefused("firearm_loaded_already", item=item.name)
     item.loaded = True
@@ -64,7 +66,8 @@ def firearm_shoot(*, shooter: Character, code: str, victim_code: str, distance_m
     (the caps are spent) and does nothing. A misfire (the cap did not go off) does
     nothing either, and keeps the bullet where the rules say so (Septenario)."""
     event = running_event(shooter)
-    spec, what = interaction(event, "firearm", sheet=shooter.sheet), label(event, "firearm")
+    spec = interaction(event, "firearm", sheet=shooter.sheet)
+    what = interaction_label(event, "firearm")
     misses = _misses(spec, conditions)
     item = _firearm(shooter, code)
     if item.holder_id != shooter.pk:

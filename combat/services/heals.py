@@ -8,21 +8,22 @@ out, ends it with nothing gained, and the next heal counts from 11 again (P07-P1
 What happens to the patient is ruleset data (the `heal` interaction's `starts`, `stops`,
 `completes`, `extraction_starts`, `extraction_stops`); this module decides who may, and
 when it ends."""
+# Rule codes: docs/rules/airsoft_rats-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
 from health.models import HealthState
-from health.services import character_apply_rules, character_current, snapshots_changed
+from health.services import character_apply_rules, due_timers_publish, snapshots_changed
 from players.models import Character, Event
 from players.services import journal_write_many
 from rulesets import ENDING, RuleRefused
 
 from ..models import Heal
 from ..selectors import heal_kind_label
-from .common import (fighters_mark, interaction, label, locked, now_and_game, running_event,
-                     someone, state_label)
+from .common import (fighters_mark, interaction, interaction_label, locked, now_and_game,
+                     running_event, someone, state_label)
 from .schedule import fight_due_on_commit, timed_end
 
 STOP_REASONS = ("hands_off", "fired", "hit")   # P07, P08 (B6), P09
@@ -39,7 +40,8 @@ def heal_start(*, medic: Character, patient_code: str, kind: str, by) -> Heal:
         raise RuleRefused("bad_input", detail="kind must be one of heal, extraction")
     rules, what = event.rules(), heal_kind_label(event, kind)
     if not rules.option(spec["enabled_by"]):
-        raise RuleRefused("interaction_off", what=label(event, "heal"), option=spec["enabled_by"])
+        raise RuleRefused("interaction_off", what=interaction_label(event, "heal"),
+                          option=spec["enabled_by"])
     patient = someone(event, patient_code, not_=medic, what=what)
     _require_teammate(event, spec, medic, patient, what)
     now, game_s = now_and_game(event)
@@ -48,7 +50,8 @@ def heal_start(*, medic: Character, patient_code: str, kind: str, by) -> Heal:
     extraction = _running_for(event, medic, patient, kind)
     # A start sees a count of 10 that ends at this very instant done, as the phone shows
     # it (rulesets/instants.py).
-    health = character_current(rows[patient.pk], event, now)
+    health = rows[patient.pk]
+    due_timers_publish(health, event, now)
     _require_patient(event, spec, kind, health, what)
     if extraction is not None:   # P06: no extraction_stops, the heal takes them from there
         _close(extraction, Heal.STOPPED, "to_heal", by, now, game_s, publish_medic=False)

@@ -1,6 +1,7 @@
 """Searching an inert character (GA12): the searcher names where they search and the
 victim hands over what is there; everything can be taken, even the costume (then the
 character counts as naked). Searching a corpse uses it (G20)."""
+# Rule codes: docs/rules/gn_fr-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from django.db import transaction
@@ -9,14 +10,14 @@ from health.services import character_apply_rules, state_kept_private
 from players.models import Character
 from rulesets import RuleRefused
 
-from .common import interaction, label, locked, now_and_game, running_event, someone
+from .common import interaction, interaction_label, locked, now_and_game, running_event, someone
 
 
 @transaction.atomic
 def character_search(*, searcher: Character, target_code: str, location: str, strip: bool,
                      by) -> Character:
     event = running_event(searcher)
-    spec, what = interaction(event, "search"), label(event, "search")
+    spec, what = interaction(event, "search"), interaction_label(event, "search")
     target = someone(event, target_code, not_=searcher, what=what)
     location = (location or "").strip()
     if not location or len(location) > 100:

@@ -3,6 +3,7 @@ the defenders, bare hands, no weapon drawn: unless someone joins the defenders w
 three seconds and rebalances, every defender loses, nobody loses points, and everyone
 took part in a fight. The deadline is an instant of the game clock in the database, with
 a task at that instant and the sweeper behind it."""
+# Rule codes: docs/rules/gn_fr-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from django.db import transaction
@@ -13,8 +14,8 @@ from players.services import journal_write_many
 from rulesets import ENDING, RuleRefused
 
 from ..models import Union, UnionMember
-from .common import (fighters_mark, interaction, label, locked, now_and_game, require_able,
-                     require_fighter, running_event, someone)
+from .common import (fighters_mark, interaction, interaction_label, locked, now_and_game,
+                     require_able, require_fighter, running_event, someone)
 from .schedule import fight_due_on_commit, timed_end
 
 
@@ -22,7 +23,7 @@ from .schedule import fight_due_on_commit, timed_end
 def union_claim(*, claimant: Character, attacker_codes: list[str], defender_codes: list[str],
                 weapon_drawn: bool, by) -> Union:
     event = running_event(claimant)
-    spec, what = interaction(event, "union"), label(event, "union")
+    spec, what = interaction(event, "union"), interaction_label(event, "union")
     if weapon_drawn:
         raise RuleRefused("union_weapon_drawn")
     attackers = _distinct([claimant] + [someone(event, c, not_=claimant, what=what) for c in attacker_codes])
@@ -56,7 +57,7 @@ def union_join(*, joiner: Character, defender_code: str, by) -> Union:
     """Someone comes to the defenders' side within the window: when the attackers are no
     longer more than three times as many, the claim falls and nobody changes."""
     event = running_event(joiner)
-    spec, what = interaction(event, "union"), label(event, "union")
+    spec, what = interaction(event, "union"), interaction_label(event, "union")
     defender = someone(event, defender_code, not_=joiner, what=what)
     now, game_s = now_and_game(event)
     union = (Union.objects.select_for_update()

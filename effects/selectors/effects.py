@@ -2,6 +2,7 @@
 phone (the end is stored as a game second and shown as a wall-clock instant too), how
 long a push lasts for each one reached, and "Claridad", what everything on a character
 means."""
+# Rule codes: docs/rules/septenario_es-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from django.db.models import Q

@@ -5,6 +5,7 @@ A character carries its sheet's starting gear (`sheet["carried"]`, written by th
 organisers, no code) and the objects it picked up by scanning their label
 (`Item.holder`). Up to the capacity it moves normally; up to capacity + margin it is
 overloaded; beyond, it cannot move."""
+# Rule codes: docs/rules/septenario_es-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from django.utils.translation import gettext_noop

@@ -1,4 +1,5 @@
 """The requests to the organisers (GA17) as the narrators' screen lists them."""
+# Rule codes: docs/rules/gn_fr-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from ..models import OrganiserRequest

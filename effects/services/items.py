@@ -2,6 +2,7 @@
 must read it and undergo its effect; a medicine's effect reaches whoever ingests it, even
 when someone else made them swallow it; a sealed envelope's, whoever opens it. Firearms
 are stored here too; shooting and loading are built on top elsewhere."""
+# Rule codes: docs/rules/gn_fr-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from django.db import transaction

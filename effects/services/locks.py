@@ -1,6 +1,7 @@
 """Locks (rules §4.3, GA16): a padlock hangs on a red loop (closed) or a green one (open)
 and is only ever moved between the two. Anyone may try to pick a lock, so any character
 of the game may move it; the journal keeps who did, and when in game time."""
+# Rule codes: docs/rules/gn_fr-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from django.db import transaction

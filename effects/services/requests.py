@@ -2,6 +2,7 @@
 an object, which is never really done ("veuillez consulter un organisateur qui vous
 indiquera les conséquences"). The answer reaches the player as an ordinary effect, so it
 shows with their active effects and in their history."""
+# Rule codes: docs/rules/gn_fr-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from django.db import transaction

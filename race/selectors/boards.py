@@ -5,6 +5,7 @@ race/scoring.py, read against `now`: a racing entry shows an estimate.
 Labels stay {fr, es, en}; `localize` picks the reader's language at the edge. Phone
 numbers appear only in the organisers' views (`organiser_entry_view`, the safety board).
 """
+# Rule codes: docs/rules/zombie_race-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from datetime import datetime

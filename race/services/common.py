@@ -1,5 +1,6 @@
 """What the race's services share: locking an entry, checking an instant someone gives,
 journalling."""
+# Rule codes: docs/rules/zombie_race-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from datetime import datetime, timedelta

@@ -1,4 +1,5 @@
 """Courses and their balises, set up by the organisers before the race."""
+# Rule codes: docs/rules/zombie_race-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from django.db import transaction

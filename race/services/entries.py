@@ -1,5 +1,6 @@
 """Registration: entries (solo or team) with their finger, phone number, deposit and
 gear check; a team's carrier; the zombies' logins."""
+# Rule codes: docs/rules/zombie_race-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 import re

@@ -4,6 +4,7 @@ Lives come from the recorded losses (Z16): the initial count minus the losses th
 a flag and were not voided. So they never go below 0 (a grab needs a life; an exit with
 none left takes nothing) and never go up except by an organiser voiding a loss.
 """
+# Rule codes: docs/rules/zombie_race-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 import math

@@ -4,6 +4,7 @@ inside the race window counts (race/scoring.py), so a duplicate changes nothing 
 punch before the start or after the finish follows the options. The finger beeps on any
 box: a balise of another course, or a readout row earlier than the finger's row before
 it, is kept marked not counted (`Punch.not_counted`), shown with its reason."""
+# Rule codes: docs/rules/zombie_race-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from datetime import datetime

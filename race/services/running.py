@@ -1,6 +1,7 @@
 """Start, finish, abandon, disqualification, and the finger and deposit coming back
 (spec §4.3 R01, R08, R09, R11, R14). The deadline (start + D) and the instant of the
 overdue alert are stored when the entry starts: nothing ticks."""
+# Rule codes: docs/rules/zombie_race-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 from datetime import datetime, timedelta

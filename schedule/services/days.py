@@ -22,7 +22,7 @@ from rest_framework.exceptions import NotFound
 from common.deadlines import due_claim, reach, tasks_queue_on_commit, upcoming_jobs, upcoming_queue
 from common.i18n import Labels
 from health.models import HealthState
-from health.services import character_apply_rules, character_current, characters_lock
+from health.services import character_apply_rules, characters_lock, due_timers_publish
 from rulesets import RuleRefused
 
 from players.models import Event
@@ -129,7 +129,7 @@ def characters_apply_action(event: Event, action: str, ids: list[int], now, *, b
     rules = event.rules()
     changed = 0
     for health in characters_lock(ids).values():   # locked in id order
-        character_current(health, event, now)
+        due_timers_publish(health, event, now)
         state = health.as_core()
         if not rules.available(state, action):
             continue                      # off game (in the car) or removed: they stay so

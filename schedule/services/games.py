@@ -12,6 +12,7 @@ What phones show lives on the Event row (`Event.announcement`: the game being pl
 the next one announced), so that every snapshot shows it with the event it already loads;
 how a game reads is in schedule/selectors.py.
 """
+# Rule codes: docs/rules/airsoft_rats-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
 import json

@@ -320,5 +320,10 @@ def test_phones_served_by_many_threads_give_their_database_connections_back(cloc
     """A server runs websocket queries on a pool of worker threads (one event loop each
     here); a thread that kept its PostgreSQL connection would pin one of the pool's 16,
     and the 17th phone would wait for a connection that never comes back."""
-    for _ in range(20):
+    pool = connection.pool
+    assert pool is not None, "the tests run on PostgreSQL with a connection pool"
+    for phone in range(20):
         asyncio.run(_one_phone(player_api, player))  # a fresh loop: fresh worker threads
+        stats = pool.get_stats()
+        # Lent and not given back: at most the one this test's own thread holds.
+        assert stats["pool_size"] - stats["pool_available"] <= 1, (phone, stats)

@@ -136,3 +136,30 @@ def test_a_different_body_on_a_pending_key_is_a_conflict_at_once(clock, db, even
     assert response.status_code == 422
     assert response.json()["error"] == "idempotency_conflict"
     assert snapshot(player_api, player)["values"]["combat_loss"] == 0
+
+
+def test_a_first_attempt_that_crashed_frees_its_key_for_the_retry_at_once(
+        clock, db, event, player, player_api, monkeypatch):
+    """The worker's database connection drops in the middle of the write: nothing was
+    applied, so the phone's retry (the same key, a second later) does the work instead of
+    being told for 30 s that it is still in progress."""
+    from django.db import OperationalError
+
+    from health import services
+
+    monkeypatch.setattr(idempotency, "WAIT_S", 0.2)   # a blocked key answers fast, and fails
+    real = services.character_act
+
+    def crash(**kwargs):
+        raise OperationalError("server closed the connection unexpectedly")
+    monkeypatch.setattr(services, "character_act", crash)
+    with pytest.raises(OperationalError):
+        act(player_api, player, "hit_stunning", key="stun-4")
+    monkeypatch.setattr(services, "character_act", real)
+    clock.advance(1)
+
+    retry = act(player_api, player, "hit_stunning", key="stun-4")
+
+    assert retry.status_code == 200, retry.content
+    assert "Idempotent-Replayed" not in retry
+    assert snapshot(player_api, player)["values"]["combat_loss"] == 1

@@ -90,8 +90,6 @@ def test_the_first_task_of_a_burst_applies_every_deadline_due_with_it(clock, eve
 @pytest.mark.django_db(transaction=True)
 def test_a_task_whose_row_another_worker_holds_takes_the_rest_of_the_burst(
         clock, event, player, other_player, medic):
-    if connection.vendor != "postgresql":
-        pytest.skip("row locks need PostgreSQL (CI runs it)")
     for character in (player, other_player, medic):
         wound(character)
     clock.advance(15 * 60)

@@ -100,3 +100,25 @@ def test_a_first_aid_keeps_the_patients_state_from_the_medic(clock, player, medi
     done = medic_api.post(f"/api/treatments/{started['id']}/complete/").json()
     assert done["status"] == "completed"
     assert done["result"] == {}
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_the_medics_phone_hears_the_kit_a_treatment_used(clock, player, medic, medic_api,
+                                                              player_api):
+    """A first aid uses a KPS: the medic's own sheet, on their phone, says one is left."""
+    def kps(snap) -> int:
+        return next(k["count"] for k in snap["sheet"]["kits"] if k["key"] == "kps")
+
+    await sync_to_async(act)(player_api, player, "hit_wounding")
+    started = (await sync_to_async(start_treatment)(medic_api, medic, player, "first_aid")).json()
+    phone, connected, _ = await connect(medic_api, f"character={medic.pk}")
+    assert connected
+    assert kps(await next_snapshot(phone)) == 2
+    clock.advance(60)
+
+    done = await sync_to_async(medic_api.post)(f"/api/treatments/{started['id']}/complete/")
+
+    assert done.status_code == 200, done.content
+    assert kps(await next_snapshot(phone)) == 1
+    await phone.disconnect()

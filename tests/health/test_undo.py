@@ -81,3 +81,26 @@ def test_a_player_cannot_undo(clock, player, player_api, narrator_api):
     entry = kill(narrator_api, player)
     assert player_api.post(f"/api/journal/{entry.pk}/undo/").status_code in (403, 404)
     assert status(player) == "dead"
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", "This character changed again since: correct the state instead of undoing."),
+    ("fr", "Ce personnage a changé depuis : corrigez l'état au lieu d'annuler."),
+    ("es", "Este personaje cambió desde entonces: corrige el estado en lugar de deshacer."),
+])
+def test_an_undo_is_refused_once_something_else_happened_to_the_character(
+        clock, player, player_api, narrator_user, lang, words):
+    """undo_superseded: restoring the state from before the narrator's tap would erase
+    what happened to the character since (here the wound the player declared)."""
+    assert act(client_for(narrator_user), player, "set_state", state="tired").status_code == 200
+    entry = JournalEntry.objects.filter(character=player, kind="action").latest("pk")
+    clock.advance(3)
+    assert act(player_api, player, "hit_wounding").status_code == 200
+    clock.advance(3)                                # still inside the 10 s
+
+    response = client_for(narrator_user, lang).post(f"/api/journal/{entry.pk}/undo/")
+
+    assert response.status_code == 409, response.content
+    assert response.json() == {"error": "undo_superseded", "detail": words}
+    assert status(player) == "wounded"              # the wound declared since is kept
+    assert not JournalEntry.objects.filter(kind="correction").exists()

@@ -373,3 +373,20 @@ def test_other_failures_are_kept_on_the_subscription_and_never_raise(player, ser
     service.status = 201
     assert push_to_user(user=player.user, title="t", body="b", tag="x", url="/") == 1
     assert PushSubscription.objects.get(endpoint=service.url("/busy")).last_error == ""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_state_entered_is_announced_even_when_a_later_change_left_it_the_same(
+        clock, event, player, medic, service, broker):
+    """Wounded, then a medic starts a first aid before the push went out: the snapshot
+    moved on (version) but the state is still Wounded, so "vous êtes maintenant Blessé"
+    is still true and is sent."""
+    browser = Browser()
+    browser.subscribe(player.user, service.url("/alice"))
+    wound(player)
+    [task] = queued(broker, "notify_state", player.pk)
+    treatment_start(medic=medic, patient=player, action="first_aid", params={}, by=medic.user)
+    assert HealthState.objects.get(pk=player.pk).version > task.args[1]
+
+    assert notify_state(*task.args) == 1
+    assert browser.read(service.received[-1])["body"] == "Alice : vous êtes maintenant Blessé"

@@ -181,3 +181,31 @@ def test_the_core_formula_without_the_database():
     facts.status = "disqualified"
     assert entry_score(facts, duration_s=3600, checkpoint_points={11: 20}, o=o,
                        now=t0).score is None
+
+
+def test_z7_a_punch_exactly_at_the_time_limit_counts_and_one_a_second_later_does_not(
+        clock, narrator_user, organiser_api):
+    race = make_race(narrator_user, {"count_punches_after_limit": False})
+    course = make_course(race, narrator_user)
+    paul = entry_of(register(organiser_api, race, course, "Paul", 7))
+    gear(organiser_api, paul, vest=True, light=True, phone=True)
+    start(organiser_api, paul, at=clock.now)
+    clock.advance(100 * 60)
+    assert punch(organiser_api, paul, "31", at=at(90)).status_code == 201      # the limit: 1 h 30
+    assert punch(organiser_api, paul, "32", at=at(90, 1)).status_code == 201
+    shown = {p["checkpoint"]["code"]: p["counted"] for p in organiser_api.get(
+        entry_url(paul)).json()["punches"]}
+    assert shown == {"31": True, "32": False}
+
+
+def test_z8_a_finisher_exactly_the_maximum_late_is_still_ranked(clock, narrator_user,
+                                                                  organiser_api):
+    race = make_race(narrator_user, {"max_late_minutes": 10})
+    course = make_course(race, narrator_user)
+    late = entry_of(register(organiser_api, race, course, "Juste", 1))
+    gear(organiser_api, late, vest=True, light=True, phone=True)
+    start(organiser_api, late, at=clock.now)
+    clock.advance(120 * 60)
+    finish(organiser_api, late, at=at(100))                 # 10 min 0 s late: M = 10
+    ranked, = board(organiser_api, race, course)["ranking"]
+    assert (ranked["name"], ranked["late_minutes"], ranked["rank"]) == ("Juste", 10, 1)
