@@ -2,11 +2,14 @@ from django.urls import path
 
 from club.chrony_apis import replica_label
 
-from . import views
+from . import printing, views
 
 urlpatterns = [
     path("login/<str:token>", views.login_link),
-    path("events/<int:event_id>/sheets/", views.printable_sheets),
+    path("events/<int:event_id>/sheets/", printing.character_cards),
+    path("events/<int:event_id>/sheets.pdf", printing.character_cards_pdf),
+    path("events/<int:event_id>/sheets/new-codes/", printing.new_codes),
+    path("events/<int:event_id>/casualty-card/", printing.casualty_card),
     path("events/<int:event_id>/labels/", views.printable_labels),
     path("replicas/<int:replica_id>/label/", replica_label),  # the chrony's pass label
     path("manifest.webmanifest", views.manifest),

@@ -122,14 +122,23 @@ class Membership(models.Model):
 
 
 class LoginToken(models.Model):
-    """A one-time login link printed on a character sheet. Only its hash is stored."""
+    """A way to log in; only its hash is stored.
 
+    A *link* is used once and expires (sent by message, shown on the narrator's screen).
+    A *card* code is printed on a character's card: it logs in as often as needed until an
+    organiser replaces it or the event's personal data is purged, and printing again shows
+    the same code, derived from its `salt` and the server's secret (players/login_cards.py)."""
+
+    LINK, CARD = "link", "card"
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     event = models.ForeignKey(Event, on_delete=models.CASCADE)
+    kind = models.CharField(max_length=8, default=LINK, choices=[(LINK, "One-time link"),
+                                                                 (CARD, "Card code")])
     token_hash = models.CharField(max_length=64, unique=True)
+    salt = models.CharField(max_length=32, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
-    expires_at = models.DateTimeField()
-    used_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True, help_text="None: until replaced.")
+    used_at = models.DateTimeField(null=True, blank=True, help_text="Last used.")
 
 
 class JournalEntry(models.Model):

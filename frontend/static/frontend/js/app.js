@@ -117,6 +117,19 @@ function eventOfScreen(screen, id) {
   return ["narrator", "referee", "zombie", "race"].includes(screen) ? id : null;
 }
 
+// No camera: the login code printed under the card's QR, typed ("abcd efgh jklm" works too).
+function typedCodeForm() {
+  const input = h("input", { name: "code", autocomplete: "off", autocapitalize: "characters",
+    spellcheck: "false", required: true, placeholder: "ABCD-EFGH-JKLM" });
+  return h("form", { class: "typed-code", onsubmit: (event) => {
+    event.preventDefault();
+    const code = input.value.toUpperCase().replace(/[\s-]/g, "");
+    if (code) location.assign(`/login/${encodeURIComponent(code)}`);
+  } },
+  h("label", {}, t("Or type the login code printed on your card:"), " ", input),
+  " ", h("button", { type: "submit", class: "primary" }, t("Log in")));
+}
+
 let routed = 0;
 
 async function route() {
@@ -136,7 +149,8 @@ async function route() {
   if (!me) {
     mount(root, h("section", { class: "card welcome" },
       h("h1", {}, t("Welcome")),
-      h("p", {}, t("Scan the QR code on your character sheet with this phone's camera to log in."))));
+      h("p", {}, t("Scan the QR code on your character sheet with this phone's camera to log in.")),
+      typedCodeForm()));
   } else if (screens[shown] && id) {
     const stop = await screens[shown].show(root, { id: Number(id), params, me, context });
     if (turn === routed) cleanup = stop;
