@@ -35,6 +35,7 @@ def main() -> int:
         manage = [PYTHON, "manage.py"]
         subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
         subprocess.run([*manage, "load_demo"], cwd=ROOT, env=env, check=True)
+        subprocess.run([*manage, "setup_link"], cwd=ROOT, env=env, check=True)  # first run only
         commands = {
             "web": server_command(env.get("HOST", "0.0.0.0"), int(port), workers=web_concurrency(env)),
             "worker": [str(BIN / "celery"), "-A", "config", "worker", "-l", "warning",

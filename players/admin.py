@@ -3,10 +3,12 @@ from django.contrib import admin
 from django.utils.translation import get_language
 
 from common.i18n import refusal_text
-from rulesets import RuleRefused
+from rulesets import RuleRefused, available_rulesets
 from rulesets.sheet import sheet_check
 
 from .admin_scope import OrganisedAdmin, OrganisedInline, RecordAdmin
+from .services import membership_grant
+from .setup_services import event_settings_check
 from .models import Character, Event, JournalEntry, LoginToken, Membership, Team
 
 
@@ -20,18 +22,50 @@ class CharacterInline(OrganisedInline, admin.TabularInline):
         return False  # a new character needs its account and state: the Character page, an import
 
 
+class EventForm(forms.ModelForm):
+    """The ruleset is one of those installed, the options are the ruleset's own with values
+    it allows, as the event form and the API check them (players/setup_services.py)."""
+
+    ruleset = forms.ChoiceField(choices=lambda: [(k, k) for k in sorted(available_rulesets())])
+    language = forms.ChoiceField(choices=[("fr", "Français"), ("es", "Español"), ("en", "English")])
+
+    class Meta:
+        model = Event
+        fields = "__all__"
+
+    def clean(self):
+        data = super().clean()
+        options = data.get("options")
+        if not isinstance(options, dict):
+            return data
+        try:
+            event_settings_check(ruleset=data.get("ruleset") or "", options=options,
+                                 language=data.get("language") or "",
+                                 time_zone=data.get("time_zone") or "")
+        except RuleRefused as refused:
+            raise forms.ValidationError(refusal_text(refused, get_language() or "en")) from None
+        return data
+
+
 @admin.register(Event)
 class EventAdmin(OrganisedAdmin):
+    form = EventForm
     event_path = "pk"
     list_display = ["name", "ruleset", "created_at", "retention_days", "personal_data_purged_at"]
     # Purged once, by the daily task (players/privacy_services.py), never by hand.
     readonly_fields = ["clock_elapsed_s", "clock_running_since", "personal_data_purged_at"]
     inlines = [CharacterInline]
 
-    # An organiser's events are made with their membership (the API, event_create): one made
-    # here would belong to nobody; and deleting an event is for the server's administrators.
+    # An organiser (a staff account) adds events here too; the event is theirs (a
+    # membership, as the event form and the API give). Deleting one is for the server's
+    # administrators.
     def has_add_permission(self, request):
-        return request.user.is_superuser
+        return request.user.is_staff
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if not change:
+            membership_grant(event=obj, user=request.user, role=Membership.NARRATOR)
 
     def has_delete_permission(self, request, obj=None):
         return request.user.is_superuser

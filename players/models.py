@@ -19,6 +19,9 @@ class Event(models.Model):
     options = models.JSONField(default=dict, blank=True,
                                help_text="Overrides of the ruleset's default options.")
     language = models.CharField(max_length=5, default="fr")
+    time_zone = models.CharField(max_length=64, default="Europe/Paris",
+                                 help_text="Where the game is played: the times organisers read.")
+    starts_on = models.DateField(null=True, blank=True, help_text="The first day of the game.")
     created_at = models.DateTimeField(auto_now_add=True)
     clock_elapsed_s = models.FloatField(default=0.0,
                                         help_text="Play seconds accumulated before the current run.")
@@ -170,3 +173,30 @@ class JournalEntry(models.Model):
 
     def delete(self, *args, **kwargs):
         raise ValueError("journal entries are append-only")
+
+
+class SetupToken(models.Model):
+    """The one-time link `./run` prints while the server has no administrator: whoever opens
+    it on this server's page becomes its first organiser, without a shell."""
+
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+
+
+class Invitation(models.Model):
+    """A link (or its QR) an organiser sends to a co-narrator or a referee: opening it once
+    makes an account with that role in the event. Only its hash is stored."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="invitations")
+    role = models.CharField(max_length=20, choices=[(Membership.NARRATOR, "Narrator / organiser"),
+                                                    (Membership.REFEREE, "Referee")])
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+    used_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                on_delete=models.SET_NULL, related_name="+")

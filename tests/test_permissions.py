@@ -538,6 +538,16 @@ MATRIX = [
      {"character": "all", "confirm": "yes"}, expect(anonymous=404, narrator=302)),
     ("events/<int:event_id>/casualty-card/", "get", "/events/{event}/casualty-card/", None,
      expect(anonymous=302, narrator=200)),
+    # Set-up from the browser: a dead first-run or invitation link says so; the event form
+    # is for staff accounts; an event's set-up page for its organisers.
+    ("setup/<str:token>", "get", "/setup/made-up", None, everyone(400)),
+    ("invite/<str:token>", "get", "/invite/made-up", None, everyone(400)),
+    ("events/new/", "get", "/events/new/", None,
+     expect(anonymous=302, player=403, other_player=403, medic=403, stranger=200, narrator=200)),
+    ("events/<int:event_id>/setup/", "get", "/events/{event}/setup/", None,
+     expect(anonymous=302, narrator=200)),
+    ("events/<int:event_id>/team/invite/", "get", "/events/{event}/team/invite/", None, everyone(405)),
+    ("events/<int:event_id>/team/remove/", "get", "/events/{event}/team/remove/", None, everyone(405)),
     ("events/<int:event_id>/labels/", "get", "/events/{event}/labels/", None,
      expect(anonymous=302, narrator=200)),
     ("manifest.webmanifest", "get", "/manifest.webmanifest", None, everyone(200)),
