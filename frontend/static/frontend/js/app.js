@@ -5,7 +5,7 @@ import { get, onOutbox, pendingWrites } from "./api.js";
 import { emergencyControl } from "./emergency.js";
 import { LANGUAGES, lang, setLanguage, t } from "./i18n.js";
 import { recall, remember } from "./store.js";
-import { h, mount } from "./util.js";
+import { eventLink, h, mount } from "./util.js";
 import * as player from "./player.js";
 import * as medic from "./medic.js";
 import * as narrator from "./narrator.js";
@@ -34,14 +34,15 @@ function renderTopbar() {
     const survivor = race.characterLink(me, character);      // a zombie race's survivor (js/race.js)
     if (survivor) { links.push(survivor); continue; }
     links.push(h("a", { href: `#/player/${character.id}` }, character.name));
-    if (character.medic) links.push(h("a", { href: `#/medic/${character.id}` }, t("Medic")));
+    if (character.medic) links.push(h("a", { href: `#/medic/${character.id}` }, `${character.name} — ${t("Medic")}`));
   }
   for (const event of me ? me.events : []) {
     const raceLinks = race.eventLinks(event);                 // a zombie race: organisers, zombies
     if (raceLinks) { links.push(...raceLinks); continue; }
-    if (event.roles.includes("narrator")) links.push(h("a", { href: `#/narrator/${event.id}` }, t("Narrator")));
+    // Each link names its event and the role it opens: an organiser of four events tells them apart.
+    if (event.roles.includes("narrator")) links.push(eventLink(event, `#/narrator/${event.id}`, t("Narrator")));
     // Referees of an airsoft day have their own screen (sanctions, chrony: js/referee.js).
-    if (isReferee(event)) links.push(h("a", { href: `#/referee/${event.id}` }, t("Referee")));
+    if (isReferee(event)) links.push(eventLink(event, `#/referee/${event.id}`, t("Referee")));
   }
   const ago = status.syncedAt ? (Date.now() - status.syncedAt) / 1000 : null;
   const state = status.refused
