@@ -9,7 +9,7 @@ from rulesets.sheet import sheet_check
 from .admin_scope import OrganisedAdmin, OrganisedInline, RecordAdmin
 from .services import membership_grant
 from .setup_services import event_settings_check
-from .models import Character, Event, JournalEntry, LoginToken, Membership, Team
+from .models import Character, Event, Invitation, JournalEntry, LoginToken, Membership, SetupToken, Team
 
 
 class CharacterInline(OrganisedInline, admin.TabularInline):
@@ -127,3 +127,27 @@ class LoginTokenAdmin(RecordAdmin):
 class JournalAdmin(RecordAdmin):
     list_display = ["id", "event", "at", "game_s", "actor_label", "kind", "what", "character"]
     list_filter = ["event", "kind"]
+
+
+@admin.register(Invitation)
+class InvitationAdmin(RecordAdmin):
+    """Invitations are made and cancelled on the event's set-up page (/events/<id>/setup/)."""
+    list_display = ["event", "role", "created_at", "expires_at", "used_at"]
+    list_filter = ["event", "role"]
+
+
+@admin.register(SetupToken)
+class SetupTokenAdmin(RecordAdmin):
+    """First-run links (`./run`, `manage.py setup_link`): for the server's administrators."""
+    event_path = None
+    list_display = ["created_at", "expires_at", "used_at"]
+
+    def get_queryset(self, request):
+        queryset = super(OrganisedAdmin, self).get_queryset(request)
+        return queryset if request.user.is_superuser else queryset.none()
+
+    def _allowed(self, request, obj) -> bool:
+        return request.user.is_superuser
+
+    def has_module_permission(self, request):
+        return request.user.is_superuser
