@@ -17,7 +17,7 @@ CARD = {
     "lasts": {"fr": "Valable jusqu'à ce qu'un organisateur le remplace.",
               "es": "Válido hasta que la organización lo sustituya.",
               "en": "Valid until an organiser replaces it."},
-    "combat": {"fr": "Score de combat : {score}", "es": "Combate: {score}",
+    "combat": {"fr": "Combat : {score}", "es": "Combate: {score}",
                "en": "Combat score: {score}"},
     "novice": {"fr": "novice", "es": "novato", "en": "novice"},
     "expert": {"fr": "expert", "es": "experto", "en": "expert"},
