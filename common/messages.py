@@ -267,24 +267,6 @@ LOGIN_FAILED_WORDS = {
 }
 
 
-# The printable character sheets (frontend/views.py printable_sheets): what a player reads
-# is in the event's language; the print button above them in the organiser's.
-SHEET_WORDS = {
-    "title": gettext_noop("character sheets"),
-    "combat": gettext_noop("Combat score: {score}"),
-    "how": gettext_noop(
-        "Scan the QR code with the phone's camera to log in (works once). Medics type the "
-        "code above when they cannot scan."),
-    "none": gettext_noop("No characters yet."),
-}
-SKILL_LEVEL_WORDS = {"novice": gettext_noop("novice"), "expert": gettext_noop("expert")}
-SHEET_PRINT_WORDS = {
-    "explain": gettext_noop(
-        "Printing issues each character a new one-time login QR code; their older links "
-        "stop working."),
-    "button": gettext_noop("Print the sheets with their login QR codes"),
-}
-
 # The web app manifest (frontend/shell.py), one per language: the name under the icon of
 # an app added to the home screen, and the shell's title.
 APP_WORDS = {

@@ -54,6 +54,8 @@ def main(argv: list[str]) -> int:
         # Printed once the server answers: a link opened before that would fail.
         demo = subprocess.run([*manage, "load_demo"], cwd=ROOT, env=env, check=True,
                               stdout=subprocess.PIPE, text=True)
+        setup = subprocess.run([*manage, "setup_link"], cwd=ROOT, env=env, check=True,  # first run only
+                               stdout=subprocess.PIPE, text=True)
         tls = field_tls_folder(Path(env.get("VAR_DIR") or ROOT / "var"))
         commands = {
             **network.web_commands(plan, workers=web_concurrency(env), certificate=tls.server_cert,
@@ -66,7 +68,7 @@ def main(argv: list[str]) -> int:
         for name, command in commands.items():
             children.append((name, subprocess.Popen(command, cwd=ROOT, env=env)))
         network.wait_until_answering(plan, dict(children), ca_file=tls.ca_cert)
-        print(demo.stdout, flush=True)
+        print(demo.stdout + setup.stdout, flush=True)
         print(*filter(None, [network.address_warning(plan), network.describe(plan)]), sep="\n")
         print(f"\nRunning on {env['PUBLIC_URL']} (web and websockets in {web_concurrency(env)} processes, "
               "worker, beat). Ctrl-C stops.\n", flush=True)

@@ -10,17 +10,14 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods
 
 from common.i18n import refusal_text, text
-from common.messages import (LOGIN_FAILED_WORDS, LOGIN_PAGE_WORDS, OBJECT_LABEL_WORDS, SHEET_PRINT_WORDS,
-                             SHEET_WORDS, SKILL_LEVEL_WORDS)
+from common.messages import LOGIN_FAILED_WORDS, LOGIN_PAGE_WORDS, OBJECT_LABEL_WORDS
 from effects.selectors.items import revealed_text
 from effects.models import Item
-from players.apis import login_url
 from common.errors import refusal_status, request_language
 from players.selectors import event_for_narrator, login_token_language
-from players.services import login_token_issue, login_token_redeem_limited
+from players.services import login_token_redeem_limited
 from rest_framework.exceptions import NotFound
 from rulesets import RuleRefused
-from rulesets.messages import pick
 
 from . import shell
 
@@ -98,45 +95,6 @@ def js_catalog(request, lang):
         response = JavaScriptCatalog.as_view(packages=["frontend"])(request)
     response["Cache-Control"] = "no-cache"
     return response
-
-
-@require_http_methods(["GET", "POST"])
-def printable_sheets(request, event_id):
-    """Character sheets to print for an event, with the short code a medic types when the
-    camera cannot scan. The GET only shows them; the POST (the page's "print" button)
-    issues each a fresh one-time login QR code, which revokes the character's older links."""
-    event = _narrated_event(request, event_id)
-    if event is None:
-        return redirect(f"/admin/login/?next={request.path}")
-    lang = event.language    # the players' language: the sheets are theirs
-    ruleset = event.rules().ruleset
-    sheets = []
-    printing = request.method == "POST"
-    for character in event.characters.select_related("team", "user").order_by("team__name", "name"):
-        qr = _login_qr(event, character, request.user) if printing else None
-        skills = [f"{pick(ruleset.skill_label(k), lang)} ({_level(v, lang)})" if v is not True
-                  else pick(ruleset.skill_label(k), lang)
-                  for k, v in (character.sheet.get("skills") or {}).items() if v]
-        combat = character.sheet.get("combat_base")
-        sheets.append({"character": character, "qr": qr, "skills": skills, "kits": character.kits,
-                       "combat": text(SHEET_WORDS["combat"], lang, score=combat)
-                       if combat is not None else None})
-    words = {key: text(msgid, lang) for key, msgid in SHEET_WORDS.items() if key != "combat"}
-    reader = request_language(request)
-    words |= {key: text(msgid, reader) for key, msgid in SHEET_PRINT_WORDS.items()}
-    return render(request, "frontend/sheets.html", {"event": event, "sheets": sheets, "lang": lang,
-                                                    "words": words, "printing": printing})
-
-
-def _level(level, lang: str) -> str:
-    """A skill's level as the sheet's reader says it ("novato"), or as the rules wrote it."""
-    return text(SKILL_LEVEL_WORDS[level], lang) if level in SKILL_LEVEL_WORDS else str(level)
-
-
-def _login_qr(event, character, by) -> str:
-    raw = login_token_issue(event=event, user=character.user, by=by)
-    qr = qrcode.make(login_url(raw), image_factory=qrcode.image.svg.SvgPathImage)
-    return qr.to_string(encoding="unicode")
 
 
 def _narrated_event(request, event_id):

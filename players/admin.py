@@ -3,11 +3,14 @@ from django.contrib import admin
 from django.utils.translation import get_language
 
 from common.i18n import refusal_text
-from rulesets import RuleRefused
+from rulesets import RuleRefused, available_rulesets
 from rulesets.sheet import sheet_check
 
 from .admin_scope import OrganisedAdmin, OrganisedInline, RecordAdmin
-from .models import Character, Event, JournalEntry, LoginToken, Membership, PhoneReadiness, Team
+from .services import membership_grant
+from .setup_services import event_settings_check
+from .models import (Character, Event, Invitation, JournalEntry, LoginToken, Membership, PhoneReadiness,
+                     SetupToken, Team)
 
 
 class CharacterInline(OrganisedInline, admin.TabularInline):
@@ -20,18 +23,50 @@ class CharacterInline(OrganisedInline, admin.TabularInline):
         return False  # a new character needs its account and state: the Character page, an import
 
 
+class EventForm(forms.ModelForm):
+    """The ruleset is one of those installed, the options are the ruleset's own with values
+    it allows, as the event form and the API check them (players/setup_services.py)."""
+
+    ruleset = forms.ChoiceField(choices=lambda: [(k, k) for k in sorted(available_rulesets())])
+    language = forms.ChoiceField(choices=[("fr", "Français"), ("es", "Español"), ("en", "English")])
+
+    class Meta:
+        model = Event
+        fields = "__all__"
+
+    def clean(self):
+        data = super().clean()
+        options = data.get("options")
+        if not isinstance(options, dict):
+            return data
+        try:
+            event_settings_check(ruleset=data.get("ruleset") or "", options=options,
+                                 language=data.get("language") or "",
+                                 time_zone=data.get("time_zone") or "")
+        except RuleRefused as refused:
+            raise forms.ValidationError(refusal_text(refused, get_language() or "en")) from None
+        return data
+
+
 @admin.register(Event)
 class EventAdmin(OrganisedAdmin):
+    form = EventForm
     event_path = "pk"
     list_display = ["name", "ruleset", "created_at", "retention_days", "personal_data_purged_at"]
     # Purged once, by the daily task (players/privacy_services.py), never by hand.
     readonly_fields = ["clock_elapsed_s", "clock_running_since", "personal_data_purged_at"]
     inlines = [CharacterInline]
 
-    # An organiser's events are made with their membership (the API, event_create): one made
-    # here would belong to nobody; and deleting an event is for the server's administrators.
+    # An organiser (a staff account) adds events here too; the event is theirs (a
+    # membership, as the event form and the API give). Deleting one is for the server's
+    # administrators.
     def has_add_permission(self, request):
-        return request.user.is_superuser
+        return request.user.is_staff
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if not change:
+            membership_grant(event=obj, user=request.user, role=Membership.NARRATOR)
 
     def has_delete_permission(self, request, obj=None):
         return request.user.is_superuser
@@ -101,3 +136,27 @@ class PhoneReadinessAdmin(RecordAdmin):
     event_path = "character__event"
     list_display = ["character", "checked_at", "failing", "battery_level", "clock_offset_ms"]
     list_filter = ["character__event"]
+
+
+@admin.register(Invitation)
+class InvitationAdmin(RecordAdmin):
+    """Invitations are made and cancelled on the event's set-up page (/events/<id>/setup/)."""
+    list_display = ["event", "role", "created_at", "expires_at", "used_at"]
+    list_filter = ["event", "role"]
+
+
+@admin.register(SetupToken)
+class SetupTokenAdmin(RecordAdmin):
+    """First-run links (`./run`, `manage.py setup_link`): for the server's administrators."""
+    event_path = None
+    list_display = ["created_at", "expires_at", "used_at"]
+
+    def get_queryset(self, request):
+        queryset = super(OrganisedAdmin, self).get_queryset(request)
+        return queryset if request.user.is_superuser else queryset.none()
+
+    def _allowed(self, request, obj) -> bool:
+        return request.user.is_superuser
+
+    def has_module_permission(self, request):
+        return request.user.is_superuser

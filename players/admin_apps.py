@@ -5,3 +5,8 @@ from django.contrib.admin.apps import AdminConfig
 
 class OrganisersAdminConfig(AdminConfig):
     default_site = "players.admin_scope.OrganisersAdminSite"
+
+    def ready(self):
+        super().ready()
+        from players.admin_names import admin_names_install
+        admin_names_install()

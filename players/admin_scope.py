@@ -72,15 +72,22 @@ class _Scoped:
         return queryset.filter(**{f"{self.event_path}__in": ids}).distinct()
 
     def _allowed(self, request, obj) -> bool:
+        from .admin_rulesets import model_needed
         ids = organised_event_ids(request)
         if ids is None:
             return True
-        if not ids:
+        if not ids or not model_needed(self.model, ids):
             return False
         return obj is None or self._rows(request, self.model._default_manager.filter(pk=obj.pk)).exists()
 
     def has_module_permission(self, request):
-        return organised_event_ids(request) is None or bool(organised_event_ids(request))
+        """Shown in the admin's menu only to organisers whose events' rules use it."""
+        from .admin_rulesets import model_needed
+        ids = organised_event_ids(request)
+        if ids is None and request.user.is_superuser:
+            ids = frozenset(Membership.objects.filter(user=request.user, role=Membership.NARRATOR)
+                            .values_list("event_id", flat=True)) or None
+        return (ids is None or bool(ids)) and model_needed(self.model, ids)
 
     def has_view_permission(self, request, obj=None):
         return self._allowed(request, obj)

@@ -26,7 +26,8 @@ from rulesets import RuleRefused, available_rulesets, get_ruleset
 from common.http import MAX_ID, answer
 from common.idempotency import SECRET_REISSUERS, carrying_secret, idempotent
 
-from . import services
+from . import services, setup_services
+from .login_cards import login_card_replace
 from .models import Character, Event
 from .selectors import event_for_member, event_for_narrator, journal_entries, user_events
 
@@ -123,6 +124,8 @@ class EventListApi(APIView):
         ruleset = serializers.ChoiceField(choices=available_rulesets())
         options = serializers.DictField(required=False, default=dict)
         language = serializers.ChoiceField(choices=["fr", "es", "en"], default="fr")
+        time_zone = serializers.CharField(max_length=64, default="Europe/Paris")
+        starts_on = serializers.DateField(required=False, allow_null=True, default=None)
         start_clock = serializers.BooleanField(default=False)
 
     @extend_schema(responses=OpenApiTypes.OBJECT, summary="My events")
@@ -135,7 +138,7 @@ class EventListApi(APIView):
             raise PermissionDenied()
         data = self.EventInput(data=request.data)
         data.is_valid(raise_exception=True)
-        event = services.event_create(by=request.user, **data.validated_data)
+        event = setup_services.event_set_up(by=request.user, **data.validated_data)
         return answer(request, {"id": event.pk, "name": event.name, "ruleset": event.ruleset,
                                 "options": event.rules().options}, status=201)
 
@@ -175,12 +178,12 @@ class LoginLinkApi(APIView):
 
 
 class LoginQrApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=None, summary="Issue a one-time login link for a character as a printable "
-                   "QR code (SVG) (narrators); a POST, so that viewing a page never mints a link")
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=None, summary="Replace a character's card code (narrators) and answer "
+                   "its login QR code (SVG): their printed card and unused links stop working, nobody else's change")
     def post(self, request, character_id):
         character = get_object_or_404(Character.objects.select_related("event"), pk=character_id)
         event_for_narrator(request.user, character.event_id)
-        raw = services.login_token_issue(event=character.event, user=character.user, by=request.user)
+        raw = login_card_replace(character=character, by=request.user)
         image = qrcode.make(login_url(raw), image_factory=qrcode.image.svg.SvgPathImage)
         return HttpResponse(image.to_string(), content_type="image/svg+xml")
 

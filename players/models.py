@@ -19,6 +19,9 @@ class Event(models.Model):
     options = models.JSONField(default=dict, blank=True,
                                help_text="Overrides of the ruleset's default options.")
     language = models.CharField(max_length=5, default="fr")
+    time_zone = models.CharField(max_length=64, default="Europe/Paris",
+                                 help_text="Where the game is played: the times organisers read.")
+    starts_on = models.DateField(null=True, blank=True, help_text="The first day of the game.")
     created_at = models.DateTimeField(auto_now_add=True)
     clock_elapsed_s = models.FloatField(default=0.0,
                                         help_text="Play seconds accumulated before the current run.")
@@ -122,14 +125,23 @@ class Membership(models.Model):
 
 
 class LoginToken(models.Model):
-    """A one-time login link printed on a character sheet. Only its hash is stored."""
+    """A way to log in; only its hash is stored.
 
+    A *link* is used once and expires (sent by message, shown on the narrator's screen).
+    A *card* code is printed on a character's card: it logs in as often as needed until an
+    organiser replaces it or the event's personal data is purged, and printing again shows
+    the same code, derived from its `salt` and the server's secret (players/login_cards.py)."""
+
+    LINK, CARD = "link", "card"
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     event = models.ForeignKey(Event, on_delete=models.CASCADE)
+    kind = models.CharField(max_length=8, default=LINK, choices=[(LINK, "One-time link"),
+                                                                 (CARD, "Card code")])
     token_hash = models.CharField(max_length=64, unique=True)
+    salt = models.CharField(max_length=32, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
-    expires_at = models.DateTimeField()
-    used_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True, help_text="None: until replaced.")
+    used_at = models.DateTimeField(null=True, blank=True, help_text="Last used.")
 
 
 class JournalEntry(models.Model):
@@ -189,3 +201,30 @@ class PhoneReadiness(models.Model):
 # What a phone checks, in the order its screen shows them (js/phone_check.js says the same).
 PHONE_CHECKS = ("secure_context", "offline", "camera", "notifications", "wake_lock", "clock",
                 "storage", "battery")
+
+
+class SetupToken(models.Model):
+    """The one-time link `./run` prints while the server has no administrator: whoever opens
+    it on this server's page becomes its first organiser, without a shell."""
+
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+
+
+class Invitation(models.Model):
+    """A link (or its QR) an organiser sends to a co-narrator or a referee: opening it once
+    makes an account with that role in the event. Only its hash is stored."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="invitations")
+    role = models.CharField(max_length=20, choices=[(Membership.NARRATOR, "Narrator / organiser"),
+                                                    (Membership.REFEREE, "Referee")])
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+    used_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                on_delete=models.SET_NULL, related_name="+")

@@ -19,6 +19,7 @@ from common.ratelimit import attempt_limited
 
 from . import observers
 from .models import Character, Event, JournalEntry, LoginToken, Membership, Team
+from .tokens import login_token_hashes
 
 
 def actor_label(user, event: Event) -> str:
@@ -159,8 +160,9 @@ def login_token_issue(*, event: Event, user, by=None) -> str:
     older links stop working: a reprinted sheet or a new link replaces a lost one."""
     raw = secrets.token_urlsafe(24)
     now = timezone.now()
-    LoginToken.objects.filter(user=user, used_at__isnull=True, expires_at__gt=now).update(
-        expires_at=now)
+    # Older one-time links only: the printed card's code stays (players/login_cards.py).
+    LoginToken.objects.filter(user=user, kind=LoginToken.LINK, used_at__isnull=True,
+                              expires_at__gt=now).update(expires_at=now)
     LoginToken.objects.create(user=user, event=event, token_hash=_hash(raw),
                               expires_at=now + timedelta(seconds=settings.LOGIN_TOKEN_TTL_S))
     journal_write(event=event, kind="login", what="link_issued", at=now, by=by,
@@ -170,11 +172,14 @@ def login_token_issue(*, event: Event, user, by=None) -> str:
 
 @transaction.atomic
 def login_token_redeem(*, raw: str):
+    """A one-time link logs in once before it expires; a card code logs in every time
+    until it is replaced (its `used_at` is when it was last used)."""
     now = timezone.now()
     token = (LoginToken.objects.select_for_update().select_related("user", "event")
-             .filter(token_hash=_hash(raw or "")).first())
-    if (token is None or token.used_at is not None or token.expires_at <= now
-            or not token.user.is_active):  # an organiser deactivated the account
+             .filter(token_hash__in=login_token_hashes(raw)).first())
+    if (token is None or not token.user.is_active  # an organiser deactivated the account
+            or (token.kind == LoginToken.LINK and token.used_at is not None)
+            or (token.expires_at is not None and token.expires_at <= now)):
         raise RuleRefused("invalid_login")
     token.used_at = now
     token.save(update_fields=["used_at"])

@@ -24,17 +24,17 @@ CASE_IDS = [f"{lang}-{'tablet' if tablet else 'phone'}" for lang, tablet in CASE
 # The browser's own locale, another than the app's: Intl's default would betray it.
 OTHER_LOCALE = {"fr": "en-US", "es": "en-US", "en": "fr-FR"}
 WORDS = {
-    "fr": {"phrase": "Coma dans", "wounded": "Blessé", "sheets": "fiches de personnage",
+    "fr": {"phrase": "Coma dans", "wounded": "Blessé", "sheets": "Cartes des personnages",
            "combat": "Combat : 2", "used": "Ce lien de connexion ne fonctionne plus",
            "app": "Compagnon de jeu", "organiser": "Organisateur", "referee": "Arbitre",
            "licence": "N° de licence, p. ex. RAT-0042", "pass": "CHRONY VALIDÉ",
            "weight": "0,20 g"},
-    "es": {"phrase": "En coma en", "wounded": "Herido", "sheets": "fichas de personaje",
+    "es": {"phrase": "En coma en", "wounded": "Herido", "sheets": "Tarjetas de personajes",
            "combat": "Combate: 2", "used": "Este enlace de acceso ya no funciona",
            "app": "Compañero de juego", "organiser": "Organizador", "referee": "Árbitro",
            "licence": "N.º de licencia, p. ej. RAT-0042", "pass": "CRONO APROBADO",
            "weight": "0,20 g"},
-    "en": {"phrase": "In a coma in", "wounded": "Wounded", "sheets": "character sheets",
+    "en": {"phrase": "In a coma in", "wounded": "Wounded", "sheets": "Character cards",
            "combat": "Combat score: 2", "used": "This login link no longer works",
            "app": "Game companion", "organiser": "Organiser", "referee": "Referee",
            "licence": "Licence number, e.g. RAT-0042", "pass": "CHRONY PASSED",
@@ -83,8 +83,8 @@ def test_the_narrators_view_of_300_its_sheets_and_manifest_speak_the_apps_langua
     page.goto(f"{server_url}/events/{crowd.event.pk}/sheets/")
     assert page.locator("html").get_attribute("lang") == lang
     expect(page).to_have_title(re.compile(words["sheets"]))
-    expect(page.locator(".sheet").first).to_contain_text(words["combat"])
-    expect(page.locator(".sheet")).to_have_count(300)
+    expect(page.locator("article.card").first).to_contain_text(words["combat"])
+    expect(page.locator("article.card")).to_have_count(300)
 
 
 @pytest.mark.parametrize(("lang", "tablet"), CASES, ids=CASE_IDS)

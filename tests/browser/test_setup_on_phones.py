@@ -85,8 +85,10 @@ def test_an_organiser_sets_up_300_characters_from_a_file(server_url, phone, tabl
 
     sheets = page.context.new_page()
     sheets.goto(f"{server_url}/events/{event.pk}/sheets/")
-    expect(sheets.locator("section.sheet")).to_have_count(300)
-    expect(sheets.locator("section.sheet").filter(has_text="Joueur 025")).to_contain_text("novice")
+    expect(sheets.locator("article.card")).to_have_count(300)
+    expect(sheets.locator(".sheet")).to_have_count(38)      # 8 cards to an A4 page
+    sheets.goto(f"{server_url}/events/{event.pk}/sheets/?per_page=4")
+    expect(sheets.locator("article.card").filter(has_text="Joueur 025")).to_contain_text("novice")
 
     # The admin, for their event only.
     admin = page.context.new_page()

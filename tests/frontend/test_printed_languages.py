@@ -11,7 +11,7 @@ from players.services import character_create, event_create
 pytestmark = pytest.mark.django_db
 
 
-def test_the_sheets_speak_the_events_language_and_the_button_the_organisers():
+def test_the_cards_speak_the_events_language_and_the_controls_the_organisers():
     organiser = get_user_model().objects.create_user(username="org", is_staff=True)
     event = event_create(name="La Fortaleza", ruleset="gn_fr", language="es", by=organiser)
     character_create(event=event, name="Inés", by=organiser,
@@ -19,11 +19,11 @@ def test_the_sheets_speak_the_events_language_and_the_button_the_organisers():
     client = APIClient()
     client.force_login(organiser)
     client.cookies["django_language"] = "en"
-    html = client.get(f"/events/{event.pk}/sheets/").content.decode()
-    assert '<html lang="es">' in html and "fichas de personaje" in html
+    html = client.get(f"/events/{event.pk}/sheets/?per_page=4").content.decode()
+    assert '<html lang="es">' in html and "Código de acceso" in html
     assert "Combate: 2" in html and "Primeros auxilios (novato)" in html
-    assert "Escanea el código QR" in html
-    assert "Print the sheets with their login QR codes" in html     # the organiser's words
+    assert "Escanea este QR con la cámara del móvil" in html
+    assert "Printing changes no code" in html and "Cards per A4 page:" in html  # the organiser's
 
 
 @pytest.mark.parametrize(("lang", "name"), [("fr", "Compagnon de jeu"), ("es", "Compañero de juego"),

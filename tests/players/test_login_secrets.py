@@ -1,6 +1,7 @@
 """No login secret at rest: an idempotent write whose answer is a login link keeps only
 what is needed to issue a fresh one, and a replay answers that fresh one (which revokes
-the link of the lost answer). Printed sheets mint their QR codes on a POST only."""
+the link of the lost answer). Printing changes no code; new card codes are a POST with the
+page's CSRF token."""
 from __future__ import annotations
 
 import pytest
@@ -48,28 +49,29 @@ def test_a_login_link_issued_with_an_idempotency_key_is_not_stored(clock, player
     assert logs_in(fresh) == 200
 
 
-def test_the_sheets_page_shows_without_minting(clock, event, player, medic, narrator_api):
-    page = narrator_api.get(f"/events/{event.pk}/sheets/")
-    assert page.status_code == 200
-    html = page.content.decode()
-    assert "<svg" not in html
-    assert player.code in html and medic.code in html
-    assert '<form method="post"' in html
-    assert not LoginToken.objects.exists()
+def test_the_cards_page_changes_no_code_and_mints_no_link(clock, event, player, medic, narrator_api):
+    first = narrator_api.get(f"/events/{event.pk}/sheets/")
+    assert first.status_code == 200
+    html = first.content.decode()
+    assert html.count("<svg") == 2 and player.code in html and medic.code in html
+    cards = set(LoginToken.objects.values_list("token_hash", flat=True))
+    assert len(cards) == 2 and not LoginToken.objects.filter(kind=LoginToken.LINK).exists()
+    narrator_api.get(f"/events/{event.pk}/sheets/")
+    assert set(LoginToken.objects.values_list("token_hash", flat=True)) == cards
 
 
-def test_printing_the_sheets_revokes_the_links_printed_before(clock, event, player, narrator_api):
+def test_printing_does_not_revoke_a_link_sent_before(clock, event, player, narrator_api):
     old = token_of(narrator_api.post(f"/api/characters/{player.pk}/login-link/").json()["url"])
-    printed = narrator_api.post(f"/events/{event.pk}/sheets/")
-    assert printed.status_code == 200
-    assert "<svg" in printed.content.decode()
-    assert logs_in(old) == 400
-    assert LoginToken.objects.filter(user=player.user, used_at__isnull=True,
-                                     expires_at__gt=clock.now).count() == 1
+    assert narrator_api.get(f"/events/{event.pk}/sheets/").status_code == 200
+    assert narrator_api.post(f"/events/{event.pk}/sheets/").status_code == 405
+    assert logs_in(old) == 200
 
 
-def test_printing_needs_the_pages_csrf_token(clock, event, narrator_user):
+def test_new_codes_need_the_pages_csrf_token(clock, event, player, narrator_user):
     browser = Client(enforce_csrf_checks=True)
     browser.force_login(narrator_user)
-    assert browser.post(f"/events/{event.pk}/sheets/").status_code == 403
-    assert not LoginToken.objects.exists()
+    browser.get(f"/events/{event.pk}/sheets/")
+    cards = set(LoginToken.objects.values_list("token_hash", flat=True))
+    assert browser.post(f"/events/{event.pk}/sheets/new-codes/",
+                        {"character": "all", "confirm": "yes"}).status_code == 403
+    assert set(LoginToken.objects.values_list("token_hash", flat=True)) == cards

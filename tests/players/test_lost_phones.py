@@ -26,8 +26,8 @@ def test_reissuing_the_qr_code_revokes_the_lost_phones_link(clock, event, player
     refused = Client().post(f"/login/{lost}")
     assert refused.status_code == 400
     assert "Ce lien de connexion ne fonctionne plus" in refused.content.decode()
-    issued = JournalEntry.objects.filter(kind="login", what="link_issued")
-    assert issued.count() == 2 and issued.last().actor_id == narrator_user.pk
+    replaced = JournalEntry.objects.filter(kind="login", what="card_code_replaced")
+    assert replaced.count() == 1 and replaced.get().actor_id == narrator_user.pk
 
 
 def test_a_player_cannot_reissue_someone_elses_qr_code(clock, event, player, other_player):

@@ -39,7 +39,7 @@ def test_a_roster_file_makes_characters_that_can_play(clock, event, narrator_api
     assert gaspard.kits == {"kps": 2, "koc": 1}
     assert Character.objects.get(name="Ivan Gris").team is None
     assert HealthState.objects.get(pk=gaspard.pk).status == "healthy"
-    sheets = narrator_api.post(f"/events/{event.pk}/sheets/").content.decode()
+    sheets = narrator_api.get(f"/events/{event.pk}/sheets/").content.decode()
     assert "Gaspard Noir" in sheets and "Hélène Blanc" in sheets
 
 

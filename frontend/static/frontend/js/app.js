@@ -5,7 +5,7 @@ import { get, onOutbox, pendingWrites } from "./api.js";
 import { emergencyControl } from "./emergency.js";
 import { LANGUAGES, lang, setLanguage, t } from "./i18n.js";
 import { recall, remember } from "./store.js";
-import { h, mount } from "./util.js";
+import { eventLink, h, mount } from "./util.js";
 import * as player from "./player.js";
 import * as medic from "./medic.js";
 import * as narrator from "./narrator.js";
@@ -35,14 +35,15 @@ function renderTopbar() {
     const survivor = race.characterLink(me, character);      // a zombie race's survivor (js/race.js)
     if (survivor) { links.push(survivor); continue; }
     links.push(h("a", { href: `#/player/${character.id}` }, character.name));
-    if (character.medic) links.push(h("a", { href: `#/medic/${character.id}` }, t("Medic")));
+    if (character.medic) links.push(h("a", { href: `#/medic/${character.id}` }, `${character.name} — ${t("Medic")}`));
   }
   for (const event of me ? me.events : []) {
     const raceLinks = race.eventLinks(event);                 // a zombie race: organisers, zombies
     if (raceLinks) { links.push(...raceLinks); continue; }
-    if (event.roles.includes("narrator")) links.push(h("a", { href: `#/narrator/${event.id}` }, t("Narrator")));
+    // Each link names its event and the role it opens: an organiser of four events tells them apart.
+    if (event.roles.includes("narrator")) links.push(eventLink(event, `#/narrator/${event.id}`, t("Narrator")));
     // Referees of an airsoft day have their own screen (sanctions, chrony: js/referee.js).
-    if (isReferee(event)) links.push(h("a", { href: `#/referee/${event.id}` }, t("Referee")));
+    if (isReferee(event)) links.push(eventLink(event, `#/referee/${event.id}`, t("Referee")));
   }
   // "Is this phone ready for the game?" (js/phone_check_screen.js), on demand.
   if (me) links.push(h("a", { href: "#/check", class: "check-link" }, t("Phone check")));
@@ -120,6 +121,19 @@ function eventOfScreen(screen, id) {
   return ["narrator", "referee", "zombie", "race"].includes(screen) ? id : null;
 }
 
+// No camera: the login code printed under the card's QR, typed ("abcd efgh jklm" works too).
+function typedCodeForm() {
+  const input = h("input", { name: "code", autocomplete: "off", autocapitalize: "characters",
+    spellcheck: "false", required: true, placeholder: "ABCD-EFGH-JKLM" });
+  return h("form", { class: "typed-code", onsubmit: (event) => {
+    event.preventDefault();
+    const code = input.value.toUpperCase().replace(/[\s-]/g, "");
+    if (code) location.assign(`/login/${encodeURIComponent(code)}`);
+  } },
+  h("label", {}, t("Or type the login code printed on your card:"), " ", input),
+  " ", h("button", { type: "submit", class: "primary" }, t("Log in")));
+}
+
 let routed = 0;
 
 async function route() {
@@ -141,7 +155,8 @@ async function route() {
   if (!me) {
     mount(root, h("section", { class: "card welcome" },
       h("h1", {}, t("Welcome")),
-      h("p", {}, t("Scan the QR code on your character sheet with this phone's camera to log in."))));
+      h("p", {}, t("Scan the QR code on your character sheet with this phone's camera to log in.")),
+      typedCodeForm()));
   } else if (screen === "check") {
     const stop = await phoneCheck.show(root, { me, params, leave: () => { history.replaceState(null, "", "/"); route(); } });
     if (turn === routed) cleanup = stop;

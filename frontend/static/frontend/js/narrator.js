@@ -23,6 +23,9 @@ import { confirmButton, h, mount } from "./util.js";
 
 export async function show(root, { id, me, context }) {
   const event = me.events.find((e) => e.id === id) || { id, ruleset: null };
+  // The narrators' screen speaks the event's language from the start (unless this phone chose
+  // one), not only once characters exist: an import never reloads the page under its result.
+  if (followEventLanguage(event.language)) return () => {};
   const characters = new Map();
   const selected = new Set();
   let clock = { running: true };

@@ -6,7 +6,7 @@ import { isRaceCharacter, organises, raceEvent, zombieOf } from "./race_common.j
 import * as organiser from "./race_organiser.js";
 import * as survivor from "./race_survivor.js";
 import * as zombie from "./race_zombie.js";
-import { h } from "./util.js";
+import { eventLink, h } from "./util.js";
 
 export const screens = { survivor, zombie, race: organiser };
 
@@ -19,8 +19,8 @@ export function characterLink(me, character) {
 export function eventLinks(event) {
   if (!raceEvent({ events: [event] }, event.id)) return null;
   const links = [];
-  if (organises(event)) links.push(h("a", { href: `#/race/${event.id}` }, t("Organiser")));
-  if (zombieOf(event)) links.push(h("a", { href: `#/zombie/${event.id}` }, t("Zombie")));
+  if (organises(event)) links.push(eventLink(event, `#/race/${event.id}`, t("Organiser")));
+  if (zombieOf(event)) links.push(eventLink(event, `#/zombie/${event.id}`, t("Zombie")));
   return links;
 }
 

@@ -69,3 +69,9 @@ export function confirmButton(label, confirmLabel, onConfirm, attrs = {}, key = 
   });
   return button;
 }
+
+// A top-bar link to one of the person's screens in an event: "Le Manoir — Narrator".
+export function eventLink(event, href, role) {
+  return h("a", { href, class: "event-link", title: `${event.name} — ${role}` },
+    h("span", { class: "event-name" }, event.name), " — ", h("span", { class: "event-role" }, role));
+}
