@@ -24,6 +24,7 @@ from rest_framework.views import APIView
 from rulesets import RuleRefused, available_rulesets, get_ruleset
 
 from common.http import MAX_ID, answer
+from common.numbers import whole_number
 from common.idempotency import SECRET_REISSUERS, carrying_secret, idempotent
 
 from . import services
@@ -228,10 +229,9 @@ class JournalCsvApi(APIView):
 
 def _int(request, name: str) -> int:
     raw = request.query_params.get(name, "0")
-    # isascii: str.isdigit() accepts "²", which int() refuses.
-    if not (raw.isascii() and raw.isdigit()):
-        raise RuleRefused("bad_input", detail=f"'{name}' must be a whole number, got '{raw[:30]}'")
-    if int(raw) > MAX_ID:
-        raise RuleRefused("bad_input", detail=f"'{name}' must be at most {MAX_ID}")
-    return int(raw)
+    value = whole_number(raw)
+    if value is None:
+        raise RuleRefused("bad_input", detail=f"'{name}' must be a whole number from 0 to {MAX_ID}, "
+                                              f"got '{raw[:30]}'")
+    return value
 
