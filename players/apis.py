@@ -231,7 +231,7 @@ def _int(request, name: str) -> int:
     raw = request.query_params.get(name, "0")
     value = whole_number(raw)
     if value is None:
-        raise RuleRefused("bad_input", detail=f"'{name}' must be a whole number from 0 to {MAX_ID}, "
-                                              f"got '{raw[:30]}'")
+        raise RuleRefused("bad_input", detail=f"'{name}' must be a whole number, got '{raw[:30]}' "
+                                              f"(at most {MAX_ID})")
     return value
 
