@@ -28,6 +28,7 @@ from rest_framework import parsers
 
 from rulesets import RuleRefused
 
+from .csv_out import FORMULA_START
 from .http import answer
 from .i18n import label, localize, refusal_text
 from .idempotency import idempotent
@@ -44,7 +45,6 @@ TEXTS = {
     "csv_utf16_no_bom": gettext_noop(
         "the file looks like UTF-16 without its byte order mark: save it as CSV UTF-8"),
 }
-FORMULA_START = ("=", "+", "-", "@")
 SEP_LINE = re.compile(r"^sep=(.)\s*$", re.IGNORECASE)
 
 

@@ -2,7 +2,6 @@
 service and serialize the answer."""
 from __future__ import annotations
 
-import csv
 import io
 
 import qrcode
@@ -23,6 +22,7 @@ from rest_framework.views import APIView
 
 from rulesets import RuleRefused, available_rulesets, get_ruleset
 
+from common.csv_out import SafeWriter
 from common.http import MAX_ID, answer
 from common.numbers import whole_number
 from common.idempotency import SECRET_REISSUERS, carrying_secret, idempotent
@@ -211,7 +211,7 @@ class JournalCsvApi(APIView):
     def get(self, request, event_id):
         event = event_for_narrator(request.user, event_id)
         out = io.StringIO()
-        writer = csv.writer(out)
+        writer = SafeWriter(out)   # no cell a spreadsheet would run
         writer.writerow(["id", "wall_time", "game_s", "who", "kind", "what", "character",
                          "state_before", "state_after", "detail"])
         after = 0
