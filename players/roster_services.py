@@ -19,6 +19,7 @@ from django.utils.translation import gettext_noop
 
 from common.csv_rows import CsvRejected, cell_text, csv_table
 from common.i18n import label, message_labels
+from common.locks import REGISTRATION, xact_lock
 from common.names import name_key
 from rulesets import RuleRefused
 from rulesets.sheet import sheet_fields, sheet_from_columns
@@ -117,8 +118,9 @@ def _name_problem(name: str, team: str, taken: str | None, first_line: int | Non
 def characters_import(*, event: Event, text: str, by) -> dict:
     """Every row of the roster file a character of `event` (characters_create: each with
     its player account, login and initial health), or none (CsvRejected, every bad line listed)."""
-    # One import or new character at a time per event, so that the name check holds.
-    Event.objects.select_for_update().filter(pk=event.pk).first()
+    # One import or registration at a time per event, so that the name check holds; not the
+    # event's row, which a pause or an Emergencia must get at once (common/locks.py).
+    xact_lock(REGISTRATION, event.pk)
     rows = _rows(event, text)
     teams = {name_key(t.name): t for t in Team.objects.filter(event=event)}
     new_teams = []

@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from common.csv_rows import CsvRejected, cell_text, csv_table
 from common.i18n import message_labels
+from common.locks import REGISTRATION, xact_lock
 from common.numbers import whole_number
 from players.models import Event, JournalEntry
 from players.services import actor_label, characters_create
@@ -119,8 +120,9 @@ def _rows(event: Event, text: str) -> list[dict]:
 def entries_import(*, event: Event, text: str, by) -> dict:
     """Every row an entry with its login (a character, as entry_register makes one), or
     none (CsvRejected with every bad line)."""
-    # One registration at a time per race, so that the finger check holds.
-    Event.objects.select_for_update().filter(pk=event.pk).first()
+    # One registration at a time per race, so that the finger check holds; not the event's
+    # row, which a pause or an Emergencia must get at once (common/locks.py).
+    xact_lock(REGISTRATION, event.pk)
     rows = _rows(event, text)
     characters = characters_create(event=event, by=by, rows=[
         {"name": row["name"], "sheet": {}, "kits": {}, "team": None} for row in rows])
