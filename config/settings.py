@@ -258,6 +258,11 @@ LOGIN_FAILURES_WINDOW_S = int(os.environ.get("LOGIN_FAILURES_WINDOW_S", "600"))
 # The largest API body is a character sheet or an effect text (a few KiB): 64 KiB refuses
 # junk before it is parsed, journalled or stored, and bounds the memory a request can take.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
+# The admin's password login counts failures like the login links (common/admin_login.py);
+# Django's own backend stays second for the sessions that name it (it is never reached by
+# a password: the first raises PermissionDenied on a failure).
+AUTHENTICATION_BACKENDS = ["common.admin_login.RateLimitedModelBackend",
+                           "django.contrib.auth.backends.ModelBackend"]
 # The CSV imports (roster, race entries, finger readout) take a whole file, whatever its
 # transport: 4 MiB holds a 20,000-row readout or a 5,000-row roster with room to spare.
 IMPORT_MAX_BODY = 4 * 1024 * 1024

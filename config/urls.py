@@ -5,6 +5,7 @@ from django.views.decorators.csp import csp_override
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from club import apis as club
+from common.admin_login import LimitedAdminLoginForm
 from club import chrony_apis as chrony
 from combat import apis as combat
 from combat import heal_apis as heals
@@ -20,6 +21,8 @@ from push import apis as push
 from schedule import clock_apis as clock
 from schedule import day_apis as days
 from schedule import game_apis as games
+
+admin.site.login_form = LimitedAdminLoginForm    # failed passwords counted like links
 
 api = [
     path("login/", players.LoginApi.as_view()),
