@@ -109,3 +109,6 @@ urlpatterns = [
     path("race/", include("race.urls")),
     path("", include("frontend.urls")),
 ]
+
+# A database that cannot be reached answers 503 database_unavailable (common/unavailable.py).
+handler500 = "common.unavailable.server_error"
