@@ -43,3 +43,5 @@ def test_every_api_route_answers_json_503_with_retry_after_when_the_database_is_
         assert "base de données" in answer["detail"]
         assert int(headers["Retry-After"]) > 0
     assert server.process.alive
+    log = server.process.output()
+    assert "AttributeError" not in log, log[-3000:]      # the session store's, once per request
