@@ -21,3 +21,13 @@ class CombatConfig(AppConfig):
         health.states_recorded.register(heals.heals_interrupted)
         health.action_declared.register(duels.duels_interrupted)
         players.clock_resumed.register(schedule.fights_schedule_on_commit)
+
+        from players import privacy
+
+        from .models import Acharnement, Duel, Heal, Union, UnionMember
+        # Only states and message codes: nothing a person types.
+        privacy.texts_declare(Duel, not_personal=("status", "challenger_result", "defender_result", "reason"))
+        privacy.texts_declare(Union, not_personal=("status", "reason"))
+        privacy.texts_declare(UnionMember, not_personal=("side",))
+        privacy.texts_declare(Acharnement, not_personal=("kind", "status"))
+        privacy.texts_declare(Heal, not_personal=("kind", "status", "patient_status", "reason"))

@@ -22,6 +22,8 @@ STATUS_BY_CODE = {
     "nul_character": 400, "lone_surrogate": 400, "number_too_large": 400,
     "idempotency_conflict": 422,
     "too_many_logins": 429,
+    # The database cannot be reached (common/unavailable.py): the phone sends it again.
+    "database_unavailable": 503,
     # The airsoft club's register (club/services/) and chrony (club/services/chrony.py).
     "unknown_member": 404, "sanction_needs_organiser": 403, "revoke_needs_organiser": 403,
     "member_not_linked": 400,

@@ -107,6 +107,8 @@ MESSAGES = {
     "too_many_logins": gettext_noop(
         "Too many failed login attempts from this network; try again in {minutes} min."),
     "body_too_large": gettext_noop("The request body is larger than {limit_kib} KiB."),
+    "database_unavailable": gettext_noop(
+        "The server cannot reach its database; your phone sends this again in {seconds} s."),
     "malformed_json": gettext_noop(
         "The request body is not valid JSON (line {line}, column {column})."),
     "nul_character": gettext_noop(

@@ -3,8 +3,10 @@ process sees the same counts. A link holds 192 random bits, so guessing one is h
 anyway: the limit stops a script from hammering the database and shows up in the logs.
 
 Windows are fixed and aligned on the clock (the counter is one Redis INCR, atomic across
-processes): at most LOGIN_FAILURES_MAX failures per LOGIN_FAILURES_WINDOW_S, then every
-attempt from that address, even with a good link, waits for the next window."""
+processes, taken before the attempt): at most LOGIN_FAILURES_MAX failures per
+LOGIN_FAILURES_WINDOW_S, then every attempt from that address, even with a good link,
+waits for the next window. The admin's password login (common/admin_login.py) shares the
+count."""
 from __future__ import annotations
 
 import ipaddress
@@ -48,37 +50,45 @@ def _window() -> tuple[int, int]:
 
 def attempt_limited(*, ip: str, attempt):
     """Run `attempt` (a login), refused with 429 once the address has failed too often;
-    a refusal of the attempt counts as a failure."""
+    a refusal of the attempt counts as a failure.
+
+    The attempt is counted before it runs, in one atomic INCR, and given back if it
+    succeeds: a burst of simultaneous tries cannot all read "19 failures" and all go
+    through (checking, then counting, let 61 of 100 through)."""
     number, left = _window()
     key = f"login-failures:{client_key(ip)}:{number}"
-    if _failures(key) >= settings.LOGIN_FAILURES_MAX:
+    counted = _count_attempt(key)
+    if counted is not None and counted > settings.LOGIN_FAILURES_MAX:
         raise TooManyLogins(left)
     try:
-        return attempt()
+        result = attempt()
     except RuleRefused:
-        _count_failure(key, ip)
+        if counted == settings.LOGIN_FAILURES_MAX:
+            logger.warning("login failures from %s reached %d; refusing logins until the "
+                           "window ends", ip, counted)
         raise
+    if counted is not None:
+        _give_back(key)
+    return result
 
 
 # A Redis outage must not lock every phone out during a game: the limit fails open.
 
-def _failures(key: str) -> int:
-    try:
-        return cache.get(key, 0)
-    except RedisError:
-        logger.exception("login rate limit unavailable; allowing the attempt")
-        return 0
-
-
-def _count_failure(key: str, ip: str) -> None:
+def _count_attempt(key: str) -> int | None:
+    """The attempts counted in this window, this one included; None without Redis."""
     try:
         cache.add(key, 0, timeout=settings.LOGIN_FAILURES_WINDOW_S)
-        failures = cache.incr(key)
-    except ValueError:  # the key expired between add and incr: a new window has begun
-        return
+        return cache.incr(key)
+    except ValueError:  # the key expired between add and incr: the window just ended
+        return None
     except RedisError:
-        logger.exception("login rate limit unavailable; failure not counted")
-        return
-    if failures == settings.LOGIN_FAILURES_MAX:
-        logger.warning("login failures from %s reached %d; refusing logins until the window "
-                       "ends", ip, failures)
+        logger.exception("login rate limit unavailable; allowing the attempt")
+        return None
+
+
+def _give_back(key: str) -> None:
+    """A successful login was not a failure."""
+    try:
+        cache.decr(key)
+    except (ValueError, RedisError):   # the window ended meanwhile, or Redis is gone
+        pass

@@ -116,6 +116,7 @@ MIDDLEWARE = [
     # Django then runs the whole chain and the view in one thread hop, instead of hopping
     # to a thread, back to the event loop below it, and to a thread again for the view
     # (a constant answer: 6.5 -> 4 ms of CPU, docs/performance.md).
+    "common.middleware.BodyLimitMiddleware",
     "common.middleware.QueryTextMiddleware",
 ]
 # Routes that answer with the middleware they need only (config/http.py), by exact path:
@@ -276,6 +277,14 @@ LOGIN_FAILURES_WINDOW_S = int(os.environ.get("LOGIN_FAILURES_WINDOW_S", "600"))
 # The largest API body is a character sheet or an effect text (a few KiB): 64 KiB refuses
 # junk before it is parsed, journalled or stored, and bounds the memory a request can take.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
+# The admin's password login counts failures like the login links (common/admin_login.py);
+# Django's own backend stays second for the sessions that name it (it is never reached by
+# a password: the first raises PermissionDenied on a failure).
+AUTHENTICATION_BACKENDS = ["common.admin_login.RateLimitedModelBackend",
+                           "django.contrib.auth.backends.ModelBackend"]
+# The CSV imports (roster, race entries, finger readout) take a whole file, whatever its
+# transport: 4 MiB holds a 20,000-row readout or a 5,000-row roster with room to spare.
+IMPORT_MAX_BODY = 4 * 1024 * 1024
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("fr", "Français"), ("es", "Español"), ("en", "English")]

@@ -5,6 +5,7 @@ from django.views.decorators.csp import csp_override
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from club import apis as club
+from common.admin_login import LimitedAdminLoginForm
 from club import chrony_apis as chrony
 from combat import apis as combat
 from combat import heal_apis as heals
@@ -21,6 +22,8 @@ from push import apis as push
 from schedule import clock_apis as clock
 from schedule import day_apis as days
 from schedule import game_apis as games
+
+admin.site.login_form = LimitedAdminLoginForm    # failed passwords counted like links
 
 api = [
     path("login/", players.LoginApi.as_view()),
@@ -109,3 +112,6 @@ urlpatterns = [
     path("race/", include("race.urls")),
     path("", include("frontend.urls")),
 ]
+
+# A database that cannot be reached answers 503 database_unavailable (common/unavailable.py).
+handler500 = "common.unavailable.server_error"

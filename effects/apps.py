@@ -20,3 +20,9 @@ class EffectsConfig(AppConfig):
         snapshots.snapshot_loader(snapshot.effects_loader)
         snapshots.snapshot_section(snapshot.effects_section)
         snapshots.snapshot_changes_at(snapshot.effects_change_at)
+
+        from .models import Effect, Item, OrganiserRequest
+        privacy.texts_declare(Effect, scrubbed=("text",), not_personal=("set_state", "catalogue_key"))
+        privacy.texts_declare(Item, scrubbed=("name", "tag_text", "secret_text", "effect_text"),
+                              not_personal=("code", "kind", "effect_set_state"))
+        privacy.texts_declare(OrganiserRequest, scrubbed=("text", "answer"), not_personal=("status",))

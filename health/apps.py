@@ -19,3 +19,9 @@ class HealthConfig(AppConfig):
         players.characters_created.register(services.health_initialise)
         players.characters_changed.register(services.snapshots_changed)
         players.clock_resumed.register(scheduling.event_deadlines_queue_on_commit)
+
+        from players import privacy
+
+        from .models import HealthState, Treatment
+        privacy.texts_declare(HealthState, not_personal=("status", "timers", "values"))
+        privacy.texts_declare(Treatment, not_personal=("action", "level", "params", "status", "result"))

@@ -19,6 +19,7 @@ from django.utils import timezone
 from rest_framework.exceptions import APIException
 
 from common.i18n import localize
+from common.numbers import whole_number
 from live.snapshot_cache import character_snapshot_cached
 from live.snapshots import (character_row, character_snapshot, characters_for_snapshot,
                             current_versions, event_live_view)
@@ -140,9 +141,7 @@ def _held(value) -> dict[int, int]:
 
 
 def _int(params: dict, name: str) -> int | None:
-    raw = params.get(name, [""])[0]
-    # isascii: str.isdigit() accepts "²", which int() refuses.
-    return int(raw) if raw.isascii() and raw.isdigit() else None
+    return whole_number(params.get(name, [""])[0])
 
 
 class LiveConsumer(AsyncJsonWebsocketConsumer):

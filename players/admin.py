@@ -1,8 +1,8 @@
 from django import forms
 from django.contrib import admin
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_noop
 
-from common.i18n import refusal_text
+from common.i18n import refusal_text, text
 from rulesets import RuleRefused, available_rulesets
 from rulesets.sheet import sheet_check
 
@@ -72,11 +72,39 @@ class EventAdmin(OrganisedAdmin):
         return request.user.is_superuser
 
 
+# A character's health state, timers (swept on its event's clock), fights, effects, items,
+# journal, race entry and login all belong to its event: moving only the character row
+# would split it. Nothing moves a character; it is created again in the other event.
+MOVE_REFUSED = gettext_noop(
+    "A character cannot move to another event: its health, timers, fights, effects, journal and "
+    "login belong to {event}. Create it in the other event instead.")
+TEAM_MOVE_REFUSED = gettext_noop(
+    "A team with characters cannot move to another event: its characters belong to {event}.")
+
+
+def _moved(form, data) -> bool:
+    return (form.instance.pk is not None and data.get("event") is not None
+            and data["event"].pk != form.instance.event_id)
+
+
+class TeamForm(forms.ModelForm):
+    def clean(self):
+        data = super().clean()
+        if _moved(self, data) and self.instance.characters.exists():
+            raise forms.ValidationError(text(TEAM_MOVE_REFUSED, (get_language() or "en")[:2],
+                                             event=self.instance.event.name))
+        return data
+
+
 class CharacterForm(forms.ModelForm):
-    """The sheet is checked as every writer of characters checks it (rulesets/sheet.py)."""
+    """The sheet is checked as every writer of characters checks it (rulesets/sheet.py); a
+    character stays in its event (MOVE_REFUSED)."""
 
     def clean(self):
         data = super().clean()
+        if _moved(self, data):
+            raise forms.ValidationError(text(MOVE_REFUSED, (get_language() or "en")[:2],
+                                             event=self.instance.event.name))
         event = data.get("event") or getattr(self.instance, "event", None)
         if event is not None and isinstance(data.get("sheet"), dict) and isinstance(data.get("kits"), dict):
             try:
@@ -107,6 +135,7 @@ class CharacterAdmin(OrganisedAdmin):
 
 @admin.register(Team)
 class TeamAdmin(OrganisedAdmin):
+    form = TeamForm
     list_display = ["name", "event"]
     list_filter = ["event"]
 

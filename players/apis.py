@@ -2,7 +2,6 @@
 service and serialize the answer."""
 from __future__ import annotations
 
-import csv
 import io
 
 import qrcode
@@ -23,7 +22,9 @@ from rest_framework.views import APIView
 
 from rulesets import RuleRefused, available_rulesets, get_ruleset
 
+from common.csv_out import SafeWriter
 from common.http import MAX_ID, answer
+from common.numbers import whole_number
 from common.idempotency import SECRET_REISSUERS, carrying_secret, idempotent
 
 from . import services, setup_services
@@ -213,7 +214,7 @@ class JournalCsvApi(APIView):
     def get(self, request, event_id):
         event = event_for_narrator(request.user, event_id)
         out = io.StringIO()
-        writer = csv.writer(out)
+        writer = SafeWriter(out)   # no cell a spreadsheet would run
         writer.writerow(["id", "wall_time", "game_s", "who", "kind", "what", "character",
                          "state_before", "state_after", "detail"])
         after = 0
@@ -231,10 +232,9 @@ class JournalCsvApi(APIView):
 
 def _int(request, name: str) -> int:
     raw = request.query_params.get(name, "0")
-    # isascii: str.isdigit() accepts "²", which int() refuses.
-    if not (raw.isascii() and raw.isdigit()):
-        raise RuleRefused("bad_input", detail=f"'{name}' must be a whole number, got '{raw[:30]}'")
-    if int(raw) > MAX_ID:
-        raise RuleRefused("bad_input", detail=f"'{name}' must be at most {MAX_ID}")
-    return int(raw)
+    value = whole_number(raw)
+    if value is None:
+        raise RuleRefused("bad_input", detail=f"'{name}' must be a whole number, got '{raw[:30]}' "
+                                              f"(at most {MAX_ID})")
+    return value
 

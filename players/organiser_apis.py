@@ -49,6 +49,7 @@ class CharacterPsychApi(APIView):
 
 class RosterImportApi(APIView):
     parser_classes = [CsvParser, JSONParser, MultiPartParser]
+    body_limit_setting = "IMPORT_MAX_BODY"      # a whole file (common.middleware)
 
     @extend_schema(responses=OpenApiTypes.OBJECT, summary="The columns a roster file may have for this event's ruleset (narrators)")
     def get(self, request, event_id):

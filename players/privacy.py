@@ -139,3 +139,41 @@ class Scrub:
         if not isinstance(value, dict):
             return self(value)
         return {k: v if k in GAME_FACTS else self(v) for k, v in value.items()}
+
+
+# --- Every text column, declared ---------------------------------------------------------
+# An erasure must reach every mention of the person in free text, whichever app holds it
+# and whoever the row is about (an effect pushed to another character, another
+# character's sheet notes, a sanction's reason). Each app declares, for every text or
+# JSON column of its models, one of:
+# - `scrubbed`: free text that may name anyone; every row in the erased person's events
+#   (or every row, when `event` is None) is scrubbed by players.privacy_services;
+# - `handled`: what names the person themselves and their app's eraser replaces (their
+#   character's name, a member's phone), or what has its own rewrite (the journal);
+# - `not_personal`: codes, states, choices, hashes: nothing a person types.
+# tests/players/test_privacy_coverage.py fails when a column of any model is in none.
+
+
+@dataclass(frozen=True)
+class ScrubbedTexts:
+    model: type
+    fields: tuple[str, ...]
+    # The lookup from a row to its event's id ("event_id", "character__event_id"), or None:
+    # rows outside any event (a club's register), every one searched.
+    event: str | None
+
+
+scrubbed_texts: list[ScrubbedTexts] = []
+declared_texts: dict[tuple[str, str], str] = {}     # (model label, field) -> how it is covered
+
+
+def texts_declare(model, *, scrubbed=(), event: str | None = "event_id", handled=(), not_personal=()) -> None:
+    """An app's text columns of `model`, each covered once (see above)."""
+    for how, fields in (("scrubbed", scrubbed), ("handled", handled), ("not_personal", not_personal)):
+        for name in fields:
+            key = (model._meta.label, name)
+            if key in declared_texts:
+                raise ValueError(f"{key} declared twice")
+            declared_texts[key] = how
+    if scrubbed:
+        scrubbed_texts.append(ScrubbedTexts(model, tuple(scrubbed), event))

@@ -36,7 +36,9 @@ class PersonExportApi(APIView):
 
 class PersonEraseApi(APIView):
     class EraseInput(serializers.Serializer):
-        confirm = serializers.BooleanField(default=False)
+        # JSON `true` only: DRF's BooleanField would also take 1, "true", "yes"; an erasure
+        # cannot be undone, so nothing that merely reads as true confirms it.
+        confirm = serializers.JSONField(default=False, allow_null=True)
 
     @extend_schema(responses=OpenApiTypes.OBJECT, request=EraseInput, summary="Erase a "
                    "character's person from the event (organisers): names become a pseudonym, "
@@ -46,7 +48,7 @@ class PersonEraseApi(APIView):
         character = character_for_organiser(request.user, character_id)
         data = self.EraseInput(data=request.data)
         data.is_valid(raise_exception=True)
-        if not data.validated_data["confirm"]:
+        if data.validated_data["confirm"] is not True:
             raise RuleRefused("erase_not_confirmed", name=character.name)
 
         def run():

@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 
 from django.contrib.admin.models import LogEntry
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import JSONField, Q
 from django.utils import timezone
 
 from common.deadlines import due_each
@@ -86,7 +86,46 @@ def _persons_erase(persons: list[Person]) -> Scrub:
         for erase in privacy.person_erasers.reactions:
             erase(person=person, scrub=scrub)
         _own_rows_erase(person, scrub)
+    free_texts_scrub(event_ids=set().union(*(p.event_ids for p in persons)), scrub=scrub)
     return scrub
+
+
+def free_texts_scrub(*, event_ids, scrub: Scrub) -> int:
+    """Every declared free text (players/privacy.py, `texts_declare`) of these events, or
+    of no event, with the erased people's words replaced, whoever the row is about.
+    Written with a queryset update: no save() rule and no journal line is about a name.
+    Returns how many rows changed."""
+    if not scrub:
+        return 0
+    changed = 0
+    for texts in privacy.scrubbed_texts:
+        rows = texts.model.objects.all()
+        if texts.event is not None:
+            rows = rows.filter(**{f"{texts.event}__in": list(event_ids)})
+        rows = rows.filter(_mentioning(texts.model, texts.fields, scrub))
+        for row in rows.only("pk", *texts.fields).iterator(chunk_size=500):
+            new = {name: _fitted(texts.model, name, scrub(getattr(row, name))) for name in texts.fields}
+            if any(new[name] != getattr(row, name) for name in texts.fields):
+                texts.model.objects.filter(pk=row.pk).update(**new)
+                changed += 1
+    return changed
+
+
+def _mentioning(model, fields, scrub: Scrub) -> Q:
+    """Rows whose text holds one of the words. A JSON column (a sheet) is not searched in
+    SQL (its stored form may escape accents): every row of the events is read."""
+    if any(isinstance(model._meta.get_field(name), JSONField) for name in fields):
+        return Q()
+    found = Q(pk__in=[])
+    for name in fields:
+        for word in scrub.replacements:
+            found |= Q(**{f"{name}__contains": word})
+    return found
+
+
+def _fitted(model, name: str, value):
+    limit = getattr(model._meta.get_field(name), "max_length", None)
+    return value[:limit] if isinstance(value, str) and limit else value
 
 
 def _own_rows_erase(person: Person, scrub: Scrub) -> None:

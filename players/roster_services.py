@@ -6,8 +6,9 @@ row is checked before anything is written; a file with a bad line imports nothin
 the refusal lists every bad line with its number as the spreadsheet shows it (the header
 is line 1) and its reason.
 
-A name already in the event, or twice in the file, is a bad line: importing the same
-file twice never makes twins, and a retried upload (the same Idempotency-Key) is
+A name already in the event, or twice in the file, is a bad line (names compared by
+common/names.py: accents composed or not, invisible characters, spaces, case, Cyrillic
+look-alikes): importing the same file twice, even re-saved by another program, never makes twins, and a retried upload (the same Idempotency-Key) is
 answered from the first one's answer (common/idempotency.py).
 """
 from __future__ import annotations
@@ -16,8 +17,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from common.csv_rows import CsvRejected, csv_table
+from common.csv_rows import CsvRejected, cell_text, csv_table
 from common.i18n import Labels, message_labels
+from common.locks import REGISTRATION, xact_lock
+from common.names import name_key
 from rulesets import RuleRefused
 from rulesets.sheet import sheet_fields, sheet_from_columns
 
@@ -40,6 +43,7 @@ TEXTS = {
     "roster_too_long": gettext_noop("{column} is longer than {max} characters"),
     "roster_name_taken": gettext_noop("{name} is already a character of this event"),
     "roster_name_twice": gettext_noop("{name} is also on line {line}"),
+    "roster_name_like": gettext_noop("{name} is the same name as {existing}, already a character of this event"),
 }
 
 
@@ -69,13 +73,13 @@ def _rows(event: Event, text: str) -> list[tuple[int, str, str, dict, dict]]:
     rules = event.rules()
     header, table, bad = csv_table(text, max_rows=MAX_ROWS)
     keys = _columns(header, sheet_fields(rules))
-    taken = {n.casefold() for n in Character.objects.filter(event=event).values_list("name", flat=True)}
+    taken = {name_key(n): n for n in Character.objects.filter(event=event).values_list("name", flat=True)}
     seen, rows = {}, []
     for line, values in table:
-        cells = dict(zip(keys, (v.strip() for v in values)))
+        cells = dict(zip(keys, (cell_text(v) for v in values)))
         name, team = cells.pop("name"), cells.pop("team", "")
-        reason = _name_problem(name, team, taken, seen.get(name.casefold()))
-        seen.setdefault(name.casefold(), line)
+        reason = _name_problem(name, team, taken.get(name_key(name)), seen.get(name_key(name)))
+        seen.setdefault(name_key(name), line)
         if reason is None:
             try:
                 sheet, kits = sheet_from_columns(rules, cells)
@@ -92,15 +96,19 @@ def _rows(event: Event, text: str) -> list[tuple[int, str, str, dict, dict]]:
     return rows
 
 
-def _name_problem(name: str, team: str, taken: set, first_line: int | None) -> dict | None:
+def _name_problem(name: str, team: str, taken: str | None, first_line: int | None) -> dict | None:
+    """Why the name cannot be a new character: empty, too long, or the same name (common/names.py)
+    as a character of the event (`taken`, as stored) or as the file's line `first_line`."""
     if not name:
         return say("roster_name_empty")
     if len(name) > NAME_MAX:
         return say("roster_too_long", column="name", max=str(NAME_MAX))
     if len(team) > TEAM_MAX:
         return say("roster_too_long", column="team", max=str(TEAM_MAX))
-    if name.casefold() in taken:
+    if taken == name:
         return say("roster_name_taken", name=name)
+    if taken is not None:
+        return say("roster_name_like", name=name, existing=taken)
     if first_line is not None:
         return say("roster_name_twice", name=name, line=str(first_line))
     return None
@@ -110,18 +118,19 @@ def _name_problem(name: str, team: str, taken: set, first_line: int | None) -> d
 def characters_import(*, event: Event, text: str, by) -> dict:
     """Every row of the roster file a character of `event` (characters_create: each with
     its player account, login and initial health), or none (CsvRejected, every bad line listed)."""
-    # One import or new character at a time per event, so that the name check holds.
-    Event.objects.select_for_update().filter(pk=event.pk).first()
+    # One import or registration at a time per event, so that the name check holds; not the
+    # event's row, which a pause or an Emergencia must get at once (common/locks.py).
+    xact_lock(REGISTRATION, event.pk)
     rows = _rows(event, text)
-    teams = {t.name.casefold(): t for t in Team.objects.filter(event=event)}
+    teams = {name_key(t.name): t for t in Team.objects.filter(event=event)}
     new_teams = []
     for name in dict.fromkeys(team for _, _, team, _, _ in rows if team):
-        if name.casefold() not in teams:
-            teams[name.casefold()] = Team(event=event, name=name)
-            new_teams.append(teams[name.casefold()])
+        if name_key(name) not in teams:
+            teams[name_key(name)] = Team(event=event, name=name)
+            new_teams.append(teams[name_key(name)])
     Team.objects.bulk_create(new_teams)
     created = characters_create(event=event, by=by, rows=[
-        {"name": name, "sheet": sheet, "kits": kits, "team": teams[team.casefold()] if team else None}
+        {"name": name, "sheet": sheet, "kits": kits, "team": teams[name_key(team)] if team else None}
         for _, name, team, sheet, kits in rows])
     journal_write(event=event, kind="character", what="roster_imported", at=timezone.now(), by=by,
                   detail={"characters": len(created), "teams_created": [t.name for t in new_teams]})

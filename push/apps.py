@@ -16,3 +16,9 @@ class PushConfig(AppConfig):
         players.clock_resumed.register(hooks.deadline_warnings_resumed)
         privacy.export_sections.register(selectors.push_export_section)
         privacy.person_erasers.register(services.push_person_erase)
+
+        from .models import PushSubscription, SentWarning
+        # The person's own subscriptions: push_person_erase deletes them.
+        privacy.texts_declare(PushSubscription, handled=("endpoint", "p256dh", "auth"),
+                              not_personal=("last_error",))
+        privacy.texts_declare(SentWarning, not_personal=("timer",))

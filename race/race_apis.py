@@ -57,6 +57,7 @@ class MassStartApi(APIView):
 
 class PunchImportApi(APIView):
     parser_classes = [CsvParser, JSONParser, MultiPartParser]
+    body_limit_setting = "IMPORT_MAX_BODY"      # a whole file (common.middleware)
 
     @extend_schema(responses=OpenApiTypes.OBJECT, request=OpenApiTypes.OBJECT, summary="Import "
                    "the finger readout: a CSV (finger,checkpoint,time or doigt;balise;heure) as "
@@ -74,6 +75,7 @@ class PunchImportApi(APIView):
 
 class EntriesImportApi(APIView):
     parser_classes = [CsvParser, JSONParser, MultiPartParser]
+    body_limit_setting = "IMPORT_MAX_BODY"      # a whole file (common.middleware)
 
     @extend_schema(responses=OpenApiTypes.OBJECT, request=OpenApiTypes.OBJECT, summary="Import "
                    "entries: a CSV (name, course, finger, phone; kind, members, carrier, deposit) "

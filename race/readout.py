@@ -16,10 +16,12 @@ from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from common.csv_rows import csv_table
+from common.numbers import whole_number
 
 from .labels import say
 
 MAX_ROWS = 20_000
+FINGER_MAX = 2**31 - 1         # the column's integer
 ALIASES = {
     "finger": {"finger", "doigt", "si", "si_card", "sicard", "card", "chip", "puce"},
     "checkpoint": {"checkpoint", "balise", "control", "code", "poste"},
@@ -55,11 +57,11 @@ def read_rows(text: str) -> tuple[list[Row], list[dict]]:
         return [], [{"line": 1, "reason": say("csv_header", found=", ".join(header) or "-")}]
     rows = []
     for line, values in table:
-        finger = values[columns["finger"]].strip()
-        if not (finger.isascii() and finger.isdigit()) or int(finger) > 2**31 - 1:
-            bad.append({"line": line, "reason": say("csv_finger", value=finger[:40])})
+        finger = whole_number(values[columns["finger"]], maximum=FINGER_MAX)
+        if finger is None:
+            bad.append({"line": line, "reason": say("csv_finger", value=values[columns["finger"]].strip()[:40])})
             continue
-        rows.append(Row(line, int(finger), values[columns["checkpoint"]].strip(),
+        rows.append(Row(line, finger, values[columns["checkpoint"]].strip(),
                         values[columns["time"]].strip()))
     if not rows and not bad:
         bad.append({"line": 1, "reason": say("csv_empty")})

@@ -3,7 +3,6 @@ course, with names and scores only (no phone number, finger or bib code ever rea
 them); and, for its organisers, the balises to print."""
 from __future__ import annotations
 
-import csv
 import io
 
 import qrcode
@@ -14,6 +13,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 from rest_framework.exceptions import NotFound
 
+from common.csv_out import SafeWriter
 from common.i18n import localize
 from rulesets.messages import LANGUAGES
 
@@ -68,7 +68,7 @@ def results_csv(request, event_id):
     event = _race(event_id)
     results = localize(public_results(event, timezone.now()), _lang(request, event))
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = SafeWriter(out)   # no cell a spreadsheet would run
     writer.writerow(CSV_COLUMNS)
     for course in results["courses"]:
         for row in course["ranking"] + course["unranked"]:

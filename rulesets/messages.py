@@ -45,7 +45,7 @@ REFUSAL_CODES = frozenset((
     "race_course_exists", "race_already_ended", "romper_breaker", "romper_too_late",
     "tap_in_future", "tap_while_paused",
     "erase_not_confirmed", "retention_days_invalid", "personal_data_purged",
-    "sheet_number", "sheet_choice",
+    "sheet_number", "sheet_choice", "database_unavailable",
 ))
 
 

@@ -16,3 +16,7 @@ class ScheduleConfig(AppConfig):
         # An event ends after its last day and game, even those still to come.
         privacy.event_activity.register(selectors.last_day_instant)
         privacy.event_activity.register(selectors.last_game_instant)
+        from .models import Game, GameDay
+        privacy.texts_declare(GameDay, not_personal=("kind",))
+        privacy.texts_declare(Game, scrubbed=("description",),
+                              not_personal=("scenario", "options", "day_options"))

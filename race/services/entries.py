@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
+from common.locks import REGISTRATION, xact_lock
 from players.models import Event, Membership
 from players.services import character_create, journal_write, login_token_issue, membership_grant
 from rulesets import RuleRefused
@@ -51,8 +52,8 @@ def entry_register(*, event: Event, course: Course, name: str, kind: str, finger
     members = members_check(kind, members or [])
     phone = phone_check(phone)
     carrier = carrier_among(carrier, members, name) if carrier else (members[0] if members else "")
-    # One registration at a time per race, so that the finger check holds.
-    Event.objects.select_for_update().filter(pk=event.pk).first()
+    # One registration at a time per race, so that the finger check holds (common/locks.py).
+    xact_lock(REGISTRATION, event.pk)
     holder = Entry.objects.filter(event=event, finger=finger).first()
     if holder is not None:
         raise RuleRefused("race_finger_taken", finger=str(finger), name=holder.name)

@@ -16,14 +16,17 @@ import re
 from django.db import transaction
 from django.utils import timezone
 
-from common.csv_rows import CsvRejected, csv_table
+from common.csv_rows import CsvRejected, cell_text, csv_table
 from common.i18n import message_labels
+from common.locks import REGISTRATION, xact_lock
+from common.numbers import whole_number
 from players.models import Event, JournalEntry
 from players.services import actor_label, characters_create
 from rulesets import RuleRefused
 
 from ..labels import say
 from ..models import Course, Entry
+from ..readout import FINGER_MAX
 from ..publish import race_changed_on_commit
 from .entries import carrier_among, members_check, phone_check
 
@@ -66,11 +69,11 @@ def _row(cells: dict, courses: dict, fingers: dict) -> dict:
     if course is None:
         raise RuleRefused("bad_input", detail=say("unknown_course", course=cells["course"][:60],
                                                   known=", ".join(c.name for c in courses.values()) or "-"))
-    finger = cells["finger"]
-    if not (finger.isascii() and finger.isdigit()) or not 1 <= int(finger) <= 2**31 - 1:
-        raise RuleRefused("bad_input", detail=say("csv_finger", value=finger[:40]))
-    if int(finger) in fingers:
-        raise RuleRefused("race_finger_taken", finger=finger, name=fingers[int(finger)])
+    finger = whole_number(cells["finger"], minimum=1, maximum=FINGER_MAX)
+    if finger is None:
+        raise RuleRefused("bad_input", detail=say("csv_finger", value=cells["finger"][:40]))
+    if finger in fingers:
+        raise RuleRefused("race_finger_taken", finger=str(finger), name=fingers[finger])
     members = [m for m in re.split(r"[|,;]", cells.get("members", "")) if m.strip()]
     kind = KINDS.get(cells.get("kind", "").lower(), None if cells.get("kind") else
                      (Entry.TEAM if members else Entry.SOLO))
@@ -81,7 +84,7 @@ def _row(cells: dict, courses: dict, fingers: dict) -> dict:
     if deposit not in YES | NO:
         raise RuleRefused("bad_input", detail=say("entries_deposit", value=cells["deposit"][:40]))
     carrier = cells.get("carrier", "")
-    return {"name": name, "course": course, "finger": int(finger), "kind": kind,
+    return {"name": name, "course": course, "finger": finger, "kind": kind,
             "phone": phone_check(cells["phone"]), "members": members, "deposit": deposit in YES,
             "carrier": carrier_among(carrier, members, name) if carrier else (members[0] if members else "")}
 
@@ -93,15 +96,16 @@ def _rows(event: Event, text: str) -> list[dict]:
     fingers = dict(Entry.objects.filter(event=event).values_list("finger", "name"))
     rows = []
     for line, values in table:
-        cells = {key: values[i].strip() for key, i in columns.items()}
+        cells = {key: cell_text(values[i]) for key, i in columns.items()}
         try:
             row = _row(cells, courses, fingers)
         except RuleRefused as refused:
             reason = refused.params["detail"] if refused.code == "bad_input" else \
                 message_labels(refused.code, **refused.params)
             bad.append({"line": line, "reason": reason})
-            if cells["finger"].isdigit():
-                fingers.setdefault(int(cells["finger"]), cells["name"])
+            finger = whole_number(cells["finger"], minimum=1, maximum=FINGER_MAX)
+            if finger is not None:
+                fingers.setdefault(finger, cells["name"])
             continue
         fingers[row["finger"]] = row["name"]
         rows.append(row)
@@ -116,8 +120,9 @@ def _rows(event: Event, text: str) -> list[dict]:
 def entries_import(*, event: Event, text: str, by) -> dict:
     """Every row an entry with its login (a character, as entry_register makes one), or
     none (CsvRejected with every bad line)."""
-    # One registration at a time per race, so that the finger check holds.
-    Event.objects.select_for_update().filter(pk=event.pk).first()
+    # One registration at a time per race, so that the finger check holds; not the event's
+    # row, which a pause or an Emergencia must get at once (common/locks.py).
+    xact_lock(REGISTRATION, event.pk)
     rows = _rows(event, text)
     characters = characters_create(event=event, by=by, rows=[
         {"name": row["name"], "sheet": {}, "kits": {}, "team": None} for row in rows])

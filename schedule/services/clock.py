@@ -15,6 +15,11 @@ from players.services import event_clock_store, journal_write
 from rulesets import RuleRefused
 
 
+# The clock's writes lock the event's row FOR NO KEY UPDATE: they change no key, so rows
+# being inserted for the event (an import's characters, which hold FOR KEY SHARE on it
+# until their transaction ends) never make a pause or an Emergencia wait.
+
+
 def _all_character_ids(event: Event):
     return event.characters.values_list("pk", flat=True)
 
@@ -22,7 +27,7 @@ def _all_character_ids(event: Event):
 @transaction.atomic
 def clock_pause(*, event: Event, by) -> Event:
     """Arrêt de jeu: every countdown of the event freezes where it is."""
-    event = Event.objects.select_for_update().get(pk=event.pk)
+    event = Event.objects.select_for_update(no_key=True).get(pk=event.pk)
     if not event.running:
         raise RuleRefused("game_already_paused")
     now = timezone.now()
@@ -37,7 +42,7 @@ def clock_pause(*, event: Event, by) -> Event:
 def clock_resume(*, event: Event, by) -> Event:
     """Every countdown resumes where it was; timer tasks are queued again for the new
     wall-clock instants (those queued before the pause find nothing due and do nothing)."""
-    event = Event.objects.select_for_update().get(pk=event.pk)
+    event = Event.objects.select_for_update(no_key=True).get(pk=event.pk)
     if event.running:
         raise RuleRefused("game_not_paused")
     now = timezone.now()
@@ -58,7 +63,7 @@ def emergency_declare(*, event: Event, by, reason: str = "") -> tuple[Event, boo
     the narrators are alerted; only they resume. Declared while already paused, it pauses
     nothing more but is still journalled and shown: it may be a second emergency.
     Returns the event and whether this call paused it."""
-    event = Event.objects.select_for_update().get(pk=event.pk)
+    event = Event.objects.select_for_update(no_key=True).get(pk=event.pk)
     rules = event.rules()
     # Without the choice (rulesets/contracts.py), an Emergencia pauses everyone.
     pauses = event.running and (not rules.has("emergency_choice")

@@ -410,7 +410,13 @@ def test_effect_without_text_is_refused(clock, event, player, narrator_api):
 
 @pytest.mark.parametrize("query,named", [("after=abc", "'after' must be a whole number, got 'abc'"),
                                          ("after=-1", "'after'"),
-                                         ("character=x", "'character' must be a whole number")])
+                                         ("character=x", "'character' must be a whole number"),
+                                         # longer than int() converts, or than an id holds
+                                         pytest.param("after=" + "9" * 5000, "'after' must be a whole number",
+                                                      id="after-5000-digits"),
+                                         pytest.param("character=" + "9" * 5000, "'character' must be a whole number",
+                                                      id="character-5000-digits"),
+                                         ("after=99999999999999999999", "'after' must be a whole number")])
 def test_journal_query_must_be_whole_numbers(query, named, clock, event, narrator_api):
     response = narrator_api.get(f"/api/events/{event.pk}/journal/?{query}")
     assert response.status_code == 400

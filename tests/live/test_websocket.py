@@ -79,7 +79,11 @@ async def test_player_never_receives_another_characters_changes(clock, player, o
     await phone.disconnect()
 
 
-@pytest.mark.parametrize("query", ["character={other}", "event={event}", "character=abc", ""])
+@pytest.mark.parametrize("query", ["character={other}", "event={event}", "character=abc", "",
+                                   # longer than Python converts (4,300 digits) or an id holds
+                                   pytest.param("character=" + "9" * 5000, id="character-5000-digits"),
+                                   pytest.param("event=" + "9" * 5000, id="event-5000-digits"),
+                                   "character=99999999999999999999"])
 async def test_refused_subscriptions(clock, event, player, other_player, player_api, query):
     query = query.format(other=other_player.pk, event=event.pk)
     phone, connected, _ = await connect(player_api, query)

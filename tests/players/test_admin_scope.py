@@ -149,3 +149,30 @@ def test_the_admin_checks_a_sheet_as_the_import_does(two_events):
         "event": a.pk, "name": "Alma", "sheet": '{"skills": {"first_aid": "master"}}', "kits": "{}"})
     assert changed.status_code == 200 and "first_aid must be one of novice, expert" in changed.content.decode()
     assert not Character.objects.filter(name="Hercule").exists()
+
+
+def test_moving_a_character_or_its_team_to_another_event_is_refused_with_the_reason(two_events):
+    """A character's health, timers and journal belong to its event: the admin refuses to
+    move only the row, even for someone who runs both events."""
+    anna, a, a_char, b, b_char = two_events
+    from health.models import HealthState
+    boss = get_user_model().objects.create_superuser(username="boss", password="x")
+    browser = Client()
+    browser.force_login(boss)
+    health_before = HealthState.objects.get(pk=a_char.pk)
+
+    refused = browser.post(f"/admin/players/character/{a_char.pk}/change/", {
+        "event": b.pk, "name": "Alma", "sheet": "{}", "kits": "{}"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert refused.status_code == 200
+    assert "A character cannot move to another event" in refused.content.decode()
+    a_char.refresh_from_db()
+    assert a_char.event == a
+    assert HealthState.objects.get(pk=a_char.pk).event_id == health_before.event_id == a.pk
+
+    team = a_char.team
+    refused = browser.post(f"/admin/players/team/{team.pk}/change/", {"event": b.pk, "name": team.name},
+                           HTTP_ACCEPT_LANGUAGE="en")
+    assert refused.status_code == 200
+    assert "A team with characters cannot move to another event" in refused.content.decode()
+    team.refresh_from_db()
+    assert team.event == a

@@ -26,7 +26,8 @@ export async function request(method, url, body, key) {
   try { data = await response.json(); } catch { /* an empty or non-JSON answer */ }
   const replayed = response.headers.get("Idempotent-Replayed") === "true";
   if (!fromCache && !replayed && data && data.server_time) clock.sample(sent, data.server_time, received);
-  return { ok: response.ok, status: response.status, data, fromCache };
+  const retryAfter = Number(response.headers.get("Retry-After")) || 0;   // seconds
+  return { ok: response.ok, status: response.status, data, fromCache, retryAfter };
 }
 
 export const get = (url) => request("GET", url);
@@ -74,7 +75,12 @@ export function flush() {
           if (error instanceof Offline) return;   // keep it, and everything after it
           throw error;
         }
-        if (answer.status >= 500) return;        // the server is restarting: try later
+        if (answer.status >= 500) {              // the server is restarting: try later
+          // Kept. A server that says when (503 database_unavailable, Retry-After) is asked
+          // again then; otherwise the 15-second round or the network's return sends it.
+          if (answer.retryAfter > 0) setTimeout(() => flush(), answer.retryAfter * 1000);
+          return;
+        }
         if (answer.status === 409 && answer.data && answer.data.error === "idempotency_in_progress") {
           // Its first try is still being worked on, and its answer will be kept: ask again.
           setTimeout(() => flush(), 1000);

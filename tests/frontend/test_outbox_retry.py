@@ -1,0 +1,84 @@
+"""The phone's outbox, run in Node with the browser's globals stood in for (an in-memory
+IndexedDB, fetch): a write answered 503 `database_unavailable` stays in the outbox and is
+sent again after the Retry-After the server gave, with the same Idempotency-Key, until it
+is answered."""
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+API_JS = Path(__file__).resolve().parents[2] / "frontend" / "static" / "frontend" / "js" / "api.js"
+
+HARNESS = """
+const timers = [];
+globalThis.setTimeout = (fn, ms) => { timers.push({ fn, ms }); return timers.length; };
+globalThis.setInterval = () => 0;
+globalThis.localStorage = { getItem: () => null, setItem: () => {} };
+globalThis.document = { documentElement: { lang: "en" }, cookie: "csrftoken=t",
+  createElement: () => ({}), head: { append: () => {} }, querySelector: () => null };
+globalThis.window = { addEventListener: () => {} };
+// IndexedDB, in memory: what outbox.js uses of it.
+const rows = new Map();
+const done = (request, result) => { request.result = result; };
+globalThis.indexedDB = { open() {
+  const request = {};
+  const db = { createObjectStore() {}, transaction() {
+    const tx = {};
+    const store = {
+      put(item) { const r = {}; rows.set(item.key, structuredClone(item)); done(r, item.key); return r; },
+      delete(key) { const r = {}; rows.delete(key); done(r, undefined); return r; },
+      getAll() { const r = {}; done(r, [...rows.values()]); return r; },
+    };
+    tx.objectStore = () => store;
+    queueMicrotask(() => tx.oncomplete && tx.oncomplete());
+    return tx;
+  } };
+  queueMicrotask(() => { request.result = db; request.onsuccess(); });
+  return request;
+} };
+// The server: 503 with Retry-After twice, then the answer.
+const sent = [];
+const answers = JSON.parse(process.argv[2]);
+globalThis.fetch = async (url, init) => {
+  sent.push({ url, key: init.headers["Idempotency-Key"] });
+  const [status, retryAfter] = answers[Math.min(sent.length - 1, answers.length - 1)];
+  const headers = new Map([["retry-after", retryAfter]]);
+  return { ok: status < 400, status, headers: { get: (name) => headers.get(name.toLowerCase()) || null },
+           json: async () => status === 503 ? { error: "database_unavailable" } : { paused_now: true } };
+};
+const api = await import(process.argv[1]);
+const report = [];
+const first = await api.send("Emergencia", "POST", "/api/events/1/emergency/", { reason: "chute" });
+report.push({ queued: first.queued === true, waiting: (await api.pendingWrites()).length,
+              delays: timers.map((t) => t.ms) });
+while (timers.length) {
+  const timer = timers.shift();
+  timer.fn();
+  await api.flush();
+  report.push({ waiting: (await api.pendingWrites()).length, delays: timers.map((t) => t.ms) });
+}
+console.log(JSON.stringify({ report, sent }));
+"""
+
+
+def outbox_after(answers: list) -> dict:
+    done = subprocess.run(["node", "--input-type=module", "-e", HARNESS, API_JS.as_uri(), json.dumps(answers)],
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_a_write_answered_503_is_kept_and_sent_again_after_retry_after():
+    seen = outbox_after([[503, "5"], [503, "7"], [200, None]])
+    report, sent = seen["report"], seen["sent"]
+    assert report[0] == {"queued": True, "waiting": 1, "delays": [5000]}   # kept, retried in 5 s
+    assert report[1] == {"waiting": 1, "delays": [7000]}                   # again, as told
+    assert report[2] == {"waiting": 0, "delays": []}                       # answered: gone
+    assert len(sent) == 3 and len({s["key"] for s in sent}) == 1           # the same key each time
+    assert {s["url"] for s in sent} == {"/api/events/1/emergency/"}
+
+
+def test_a_5xx_without_retry_after_is_kept_for_the_next_round():
+    seen = outbox_after([[500, None]])
+    assert seen["report"][0] == {"queued": True, "waiting": 1, "delays": []}
