@@ -12,3 +12,9 @@ characters_changed = Observers("characters_changed", arguments=("character_ids",
 # The game clock runs again (schedule/services/clock.py): what waited on game time is queued again
 # for its new wall-clock instant.
 clock_resumed = Observers("clock_resumed", arguments=("event",))
+
+# What these users may reach may have shrunk (a lost phone's login ended, a role removed,
+# a person erased, an account deactivated): the open sockets of their phones check their
+# access again at once and close when it is gone. Notified inside the transaction; a
+# reaction that talks to the phones does so on commit.
+access_revoked = Observers("access_revoked", arguments=("user_ids",))
