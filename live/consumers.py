@@ -284,10 +284,14 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
 
     async def rejoin_and_check(self) -> None:
         """Redis lost the groups (watch.py): join them again and ask the phone what it holds.
-        Its access is checked first: a revocation sent while the groups were lost was missed."""
-        if not await self._access_kept():
+        A revocation sent while the groups were lost was missed: the phone's answer (a
+        heartbeat, not held back by the once-a-second limit) checks its access. Not checked
+        here: every phone of the process re-joins in turn, and a query each would delay the
+        last ones' re-join by seconds."""
+        if not self.admitted:
             return
         await self._join()
+        self.checked_at = float("-inf")
         await self._send({"type": "check"})
 
     async def _answer_heartbeat(self, held: dict[int, int]) -> None:
