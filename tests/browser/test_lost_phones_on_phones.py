@@ -86,6 +86,7 @@ def test_a_stolen_phone_is_cut_off_and_says_it_was_logged_out(server_url, phone)
     gone = stolen.get_by_role("heading", name="Este teléfono se ha desconectado")
     expect(gone).to_be_visible(timeout=5000)
     expect(stolen.locator("#state-label")).to_have_count(0)
+    expect(stolen.get_by_role("button", name="Emergencia")).to_be_hidden()   # no login to call with
     expect(stolen.locator("#app")).to_contain_text("escanea el nuevo QR de acceso")
     box = gone.bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= stolen.viewport_size["width"]

@@ -94,6 +94,7 @@ function loggedOut() {
   cleanup = null;
   me = null;
   status.refused = true;
+  emergency.setEvent(null);          // its call would be refused: no login any more
   remember("logged_out", true);
   remember("me", null);
   showLoggedOut();
