@@ -321,8 +321,13 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         if not self.admitted:
             return False
         session = self.scope.get("session")
-        if await _still_allowed(session.session_key if session is not None else None,
-                                self.character_id, self.event_id):
+        try:
+            if await _still_allowed(session.session_key if session is not None else None,
+                                    self.character_id, self.event_id):
+                return True
+        except admission.BUSY_ERRORS as error:
+            # A lookup that failed says nothing about the access: the next heartbeat asks again.
+            logger.warning("live access check failed: %r", error)
             return True
         self.admitted = False
         await self.close(code=4403)
