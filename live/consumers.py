@@ -84,9 +84,7 @@ def _character_first(session, character_id: int):
     return character.event_id, first, (user.pk if as_narrator else None)
 
 
-@concurrent_db
-def _still_allowed(session_key, character_id, event_id) -> bool:
-    return still_allowed(session_key, character_id=character_id, event_id=event_id)
+_still_allowed = concurrent_db(still_allowed)
 
 
 @concurrent_db
@@ -254,9 +252,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             await self._leave()
             return None
         self.event_id, first, narrator = found
-        if narrator is not None:
-            # A narrator watching a character: told through their user's group when their
-            # role goes (a player is told through the character's group, joined above).
+        if narrator is not None:    # told through their user's group when their role goes
             self.groups_joined.append(user_group(narrator))
             await self.channel_layer.group_add(user_group(narrator), self.channel_name)
         self._check_still_there()
@@ -284,10 +280,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
 
     async def rejoin_and_check(self) -> None:
         """Redis lost the groups (watch.py): join them again and ask the phone what it holds.
-        A revocation sent while the groups were lost was missed: the phone's answer (a
-        heartbeat, not held back by the once-a-second limit) checks its access. Not checked
-        here: every phone of the process re-joins in turn, and a query each would delay the
-        last ones' re-join by seconds."""
+        Its answer (a heartbeat, let through at once) checks its access: a query here, for
+        each phone in turn, would delay the last ones' re-join by seconds."""
         if not self.admitted:
             return
         await self._join()
@@ -311,8 +305,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             await self._send({"type": "snapshot", "snapshot": snapshot})
 
     async def access_check(self, message):
-        """Someone's access shrank (live/publish.py, access_check_on_commit): this socket's
-        is checked again, and it closes if it is gone."""
+        """Someone's access shrank (publish.access_check_on_commit): check this socket's."""
         await self._access_kept()
 
     async def _access_kept(self) -> bool:
@@ -323,10 +316,9 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         session = self.scope.get("session")
         try:
             if await _still_allowed(session.session_key if session is not None else None,
-                                    self.character_id, self.event_id):
+                                    character_id=self.character_id, event_id=self.event_id):
                 return True
-        except admission.BUSY_ERRORS as error:
-            # A lookup that failed says nothing about the access: the next heartbeat asks again.
+        except admission.BUSY_ERRORS as error:   # says nothing of the access: ask again later
             logger.warning("live access check failed: %r", error)
             return True
         self.admitted = False
