@@ -6,7 +6,7 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied, R
 from django.http import Http404
 from django.utils.translation import get_language
 from rest_framework import status
-from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDenied, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -21,7 +21,7 @@ STATUS_BY_CODE = {
     "body_too_large": 413, "malformed_json": 400, "json_too_deep": 400,
     "nul_character": 400, "lone_surrogate": 400, "number_too_large": 400,
     "idempotency_conflict": 422,
-    "too_many_logins": 429,
+    "too_many_logins": 429, "logged_out": 401,
     # The database cannot be reached (common/unavailable.py): the phone sends it again.
     "database_unavailable": 503,
     # The airsoft club's register (club/services/) and chrony (club/services/chrony.py).
@@ -55,6 +55,8 @@ def refusal_response(exc: RuleRefused, request) -> Response:
                         status=refusal_status(exc))
     if getattr(exc, "retry_after", None):
         response["Retry-After"] = str(exc.retry_after)
+    if response.status_code == 401:     # HTTP requires it; the phone logs in by link
+        response["WWW-Authenticate"] = 'Session realm="login link"'
     return response
 
 
@@ -66,11 +68,20 @@ def _flatten(detail, prefix="") -> list[str]:
     return [f"{prefix}{detail}"]
 
 
+def _session_ended(request) -> bool:
+    """The phone sent a session cookie that no longer logs anyone in: its login ended (cut
+    off as a lost phone, its account deactivated or erased, or expired). It is told so
+    (401 logged_out), unlike a browser that never logged in (403 not_authenticated)."""
+    return request is not None and settings.SESSION_COOKIE_NAME in request.COOKIES
+
+
 def exception_handler(exc, context):
     request = context.get("request")
     if isinstance(exc, RequestDataTooBig):
         exc = RuleRefused("body_too_large",
                           limit_kib=str(settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024))
+    if isinstance(exc, NotAuthenticated) and _session_ended(request):
+        exc = RuleRefused("logged_out")
     if isinstance(exc, RuleRefused):
         return refusal_response(exc, request)
     # Django's own 404 and 403 carry no code, and get_object_or_404's names the model: an id

@@ -103,6 +103,14 @@ MESSAGES = {
     "invalid_login": gettext_noop(
         "This login link is invalid, expired or already used; ask an organiser for a new "
         "one."),
+    "logged_out": gettext_noop(
+        "This phone was logged out: its login has ended (an organiser cut off a lost "
+        "phone, or the login expired). Scan the new login QR code an organiser gives you."),
+    "character_without_login": gettext_noop(
+        "{name} has no login of their own: there is no phone to cut off."),
+    "lost_phone_staff_account": gettext_noop(
+        "{name}'s login is an organiser's account: its sessions end when its password is "
+        "changed in the administration."),
     "bad_option": gettext_noop("Unknown or invalid option '{option}': {detail}"),
     "too_many_logins": gettext_noop(
         "Too many failed login attempts from this network; try again in {minutes} min."),

@@ -15,6 +15,7 @@ from effects import request_apis as asks
 from health import apis as health
 from live import apis as live
 from players import apis as players
+from players import access_apis as access
 from players import organiser_apis as organisers
 from players import privacy_apis as privacy
 from players import readiness_apis as readiness
@@ -56,6 +57,7 @@ api = [
     path("characters/<int:character_id>/qr.svg", health.CharacterQrApi.as_view()),
     path("characters/<int:character_id>/login-link/", players.LoginLinkApi.as_view()),
     path("characters/<int:character_id>/login-qr.svg", players.LoginQrApi.as_view()),
+    path("characters/<int:character_id>/lost-phone/", access.LostPhoneApi.as_view()),
     path("characters/<int:character_id>/patients/<str:code>/", health.PatientApi.as_view()),
     path("characters/<int:character_id>/treatments/", health.TreatmentStartApi.as_view()),
     path("characters/<int:character_id>/items/<str:item_code>/", items.CharacterItemApi.as_view()),

@@ -26,8 +26,9 @@ from live.snapshots import (character_row, character_snapshot, characters_for_sn
 from rulesets.messages import DEFAULT_LANGUAGE, LANGUAGES
 
 from live import admission, broadcast, watch
+from live.access import still_allowed
 from live.auth import session_user
-from live.publish import character_group, narrators_group
+from live.publish import character_group, narrators_group, user_group
 from players.models import Event
 from players.selectors import character_seen_as_narrator, event_for_narrator
 
@@ -62,25 +63,29 @@ def _event_access(session, event_id: int):
         event = event_for_narrator(user, event_id)
     except APIException:
         return None
-    return event.pk, [narrators_group(event.pk)]
+    # The user's group: told when this narrator's access shrinks (a role removed).
+    return event.pk, [narrators_group(event.pk), user_group(user.pk)]
 
 
 @concurrent_db
 def _character_first(session, character_id: int):
-    """(its event id, its snapshot) for a phone that may watch this character, else None:
-    the session, the access check and the snapshot read two rows in all when the snapshot
-    is in the cache (live/snapshot_cache.py): the session's, and the character's with its
-    player's user."""
+    """(its event id, its snapshot, the narrator's user id or None for its player) for a
+    phone that may watch this character, else None: the session, the access check and the
+    snapshot read two rows in all when the snapshot is in the cache
+    (live/snapshot_cache.py): the session's, and the character's with its player's user."""
     character = character_row(character_id)
     user = session_user(session, known=character.user if character else None)
     if not user.is_authenticated:
         return None
     try:
-        character_seen_as_narrator(user, character)
+        as_narrator = character_seen_as_narrator(user, character)
     except APIException:
         return None
-    return character.event_id, {"type": "snapshot",
-                                "snapshot": character_snapshot_cached(character, timezone.now())}
+    first = {"type": "snapshot", "snapshot": character_snapshot_cached(character, timezone.now())}
+    return character.event_id, first, (user.pk if as_narrator else None)
+
+
+_still_allowed = concurrent_db(still_allowed)
 
 
 @concurrent_db
@@ -245,7 +250,10 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         if found is None:
             await self._leave()
             return None
-        self.event_id, first = found
+        self.event_id, first, narrator = found
+        if narrator is not None:    # told through their user's group when their role goes
+            self.groups_joined.append(user_group(narrator))
+            await self.channel_layer.group_add(user_group(narrator), self.channel_name)
         self._check_still_there()
         await broadcast.join(self.event_id, self)
         if heard is None or broadcast.heard() != heard:
@@ -270,8 +278,13 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
 
     async def rejoin_and_check(self) -> None:
-        """Redis lost the groups (watch.py): join them again and ask the phone what it holds."""
+        """Redis lost the groups (watch.py): join them again and ask the phone what it holds.
+        Its answer (a heartbeat, let through at once) checks its access: a query here, for
+        each phone in turn, would delay the last ones' re-join by seconds."""
+        if not self.admitted:
+            return
         await self._join()
+        self.checked_at = float("-inf")
         await self._send({"type": "check"})
 
     async def _answer_heartbeat(self, held: dict[int, int]) -> None:
@@ -283,9 +296,33 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         self.checked_at = now
         if self.character_id is not None:
             held = {pk: v for pk, v in held.items() if pk == self.character_id}
+        # Re-joining is subscribing again: only with the access the phone still has.
+        if not await self._access_kept():
+            return
         await self._join()
         for snapshot in await _behind(self.event_id, held) if held else []:
             await self._send({"type": "snapshot", "snapshot": snapshot})
+
+    async def access_check(self, message):
+        """Someone's access shrank (publish.access_check_on_commit): check this socket's."""
+        await self._access_kept()
+
+    async def _access_kept(self) -> bool:
+        """Whether the session still may see what this socket subscribed to; if not,
+        nothing more is sent and the socket closes with 4403 (the phone stops there)."""
+        if not self.admitted:
+            return False
+        session = self.scope.get("session")
+        try:
+            if await _still_allowed(session.session_key if session is not None else None,
+                                    character_id=self.character_id, event_id=self.event_id):
+                return True
+        except admission.BUSY_ERRORS as error:   # says nothing of the access: ask again later
+            logger.warning("live access check failed: %r", error)
+            return True
+        self.admitted = False
+        await self.close(code=4403)
+        return False
 
     async def _leave(self) -> None:
         groups, self.groups_joined = self.groups_joined, []

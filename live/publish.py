@@ -128,3 +128,27 @@ def phone_readiness_publish_on_commit(*, event_id: int, row: dict) -> None:
     """A phone reported its self-check: its row reaches the event's narrators (only them:
     a player never learns another's phone)."""
     publish_narrators_on_commit(event_id, {"type": "phone.message", "phone": row})
+
+
+def user_group(user_id: int) -> str:
+    """Every narrator's socket of this user (their event's view, a character they watch):
+    told when the user's access shrinks. A player's sockets are in their character's group."""
+    return f"user-{user_id}"
+
+
+def access_check_on_commit(*, user_ids) -> None:
+    """After commit, every open socket of these users checks its access again and closes
+    (4403) if it has none left: the sockets of their characters (their group) and their
+    narrator sockets (their user group). Registered on players' `access_revoked`."""
+    users = sorted(set(user_ids))
+
+    def send():
+        groups = [user_group(pk) for pk in users] + [character_group(pk) for pk in
+                  Character.objects.filter(user_id__in=users).values_list("pk", flat=True)]
+        async_to_sync(_send_to_groups)(groups, {"type": "access.check"})
+    transaction.on_commit(send, robust=True)
+
+
+async def _send_to_groups(groups: list[str], message: dict) -> None:
+    layer = get_channel_layer()
+    await asyncio.gather(*(layer.group_send(group, message) for group in groups))

@@ -1,11 +1,14 @@
 from django import forms
 from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
 from django.utils.translation import get_language, gettext_noop
 
 from common.i18n import refusal_text, text
 from rulesets import RuleRefused, available_rulesets
 from rulesets.sheet import sheet_check
 
+from . import access_services
 from .admin_scope import OrganisedAdmin, OrganisedInline, RecordAdmin
 from .services import membership_grant
 from .setup_services import event_settings_check
@@ -142,8 +145,20 @@ class TeamAdmin(OrganisedAdmin):
 
 @admin.register(Membership)
 class MembershipAdmin(OrganisedAdmin):
+    """A role given or taken away here goes through the services: journalled, and the
+    person's open sockets check their access again (a removed narrator's close)."""
     list_display = ["user", "event", "role"]
     list_filter = ["event", "role"]
+
+    def save_model(self, request, obj, form, change):
+        access_services.membership_store(membership=obj, by=request.user)
+
+    def delete_model(self, request, obj):
+        access_services.membership_remove(membership=obj, by=request.user)
+
+    def delete_queryset(self, request, queryset):
+        for membership in queryset.select_related("event", "user"):
+            access_services.membership_remove(membership=membership, by=request.user)
 
 
 @admin.register(LoginToken)
@@ -189,3 +204,19 @@ class SetupTokenAdmin(RecordAdmin):
 
     def has_module_permission(self, request):
         return request.user.is_superuser
+
+
+# The server administrators' page of an account: an account deactivated (or its rights
+# taken away) there also closes its open sockets (players/access_services.py).
+User = get_user_model()
+if admin.site.is_registered(User):
+    admin.site.unregister(User)
+
+
+@admin.register(User)
+class AccountAdmin(UserAdmin):
+    def save_model(self, request, obj, form, change):
+        if not change:
+            super().save_model(request, obj, form, change)
+            return
+        access_services.account_store(user=obj, by=request.user)

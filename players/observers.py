@@ -16,3 +16,9 @@ clock_resumed = Observers("clock_resumed", arguments=("event",))
 # A phone reported its self-check (players/readiness_services.py): the event's narrators
 # see it at once. `row` is players.readiness_selectors.readiness_row of it.
 phone_readiness_reported = Observers("phone_readiness_reported", arguments=("event_id", "row"))
+
+# What these users may reach may have shrunk (a lost phone's login ended, a role removed,
+# a person erased, an account deactivated): the open sockets of their phones check their
+# access again at once and close when it is gone. Notified inside the transaction; a
+# reaction that talks to the phones does so on commit.
+access_revoked = Observers("access_revoked", arguments=("user_ids",))

@@ -138,6 +138,8 @@ def _own_rows_erase(person: Person, scrub: Scrub) -> None:
     user = person.user
     if user is None:
         return
+    # Its open sockets check their access again once this commits: an erased account's close.
+    observers.access_revoked.notify(user_ids=[user.pk])
     if not person.account_erased:  # another game still holds it: only these events' links
         LoginToken.objects.filter(user=user, event_id__in=person.event_ids).delete()
         return

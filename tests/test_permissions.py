@@ -468,6 +468,8 @@ MATRIX = [
      narrators(201)),
     ("api/characters/<int:character_id>/login-qr.svg", "post",
      "/api/characters/{player}/login-qr.svg", None, narrators(200)),
+    (CHARACTER + "lost-phone/", "post", "/api/characters/{player}/lost-phone/", None,
+     narrators(200)),
     (CHARACTER + "patients/<str:code>/", "get", "/api/characters/{medic}/patients/{code}/",
      None, its_medic(200)),
     (CHARACTER + "treatments/", "post", "/api/characters/{medic}/treatments/",

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from browser_helpers import screenshot
 from crowd import crowd_event
 from test_narrator_at_300 import open_narrator, search
 
@@ -51,3 +52,46 @@ def test_a_narrator_reissues_a_lost_phones_login_qr_code(server_url, phone, tabl
     lost.get_by_role("link", name="Ouvrir l'appli").click()
     expect(lost.locator("#state-label")).to_have_count(0)   # it did not log in
     assert narrator.errors == []
+
+
+def test_a_stolen_phone_is_cut_off_and_says_it_was_logged_out(server_url, phone):
+    """The narrator cuts off a stolen phone still logged in: its screen goes within seconds
+    and says, in its own language, that it was logged out (and still does after a reload);
+    the new login QR code is shown to the narrator."""
+    crowd = crowd_event(server_url, characters=20)
+    alice = crowd.characters[5]
+    name = alice.name
+    stolen = phone("es")
+    stolen.goto(crowd.link_for(alice, server_url))
+    stolen.locator("form button").click()
+    expect(stolen.locator("#state-label")).to_be_visible()
+    narrator = open_narrator(phone, crowd, tablet=False, count=20)
+    search(narrator, name, 1)
+    narrator.locator(".char-row", has_text=name).get_by_role("checkbox").check()
+    narrator.get_by_role("button", name="Envoyer un effet").click()
+    row = narrator.locator(".action-sheet .one")
+
+    row.get_by_role("button", name="Téléphone perdu").click()
+    armed = row.locator("button.armed")
+    expect(armed).to_have_text(f"Touchez encore : tous les téléphones connectés comme {name} seront déconnectés")
+    armed.click()
+
+    dialog = narrator.get_by_role("dialog", name=f"Nouveau QR de connexion de {name}")
+    expect(dialog).to_contain_text(f"Tous les téléphones connectés comme {name} sont déconnectés.")
+    code = dialog.get_by_role("img", name=f"QR de connexion de {name}")
+    assert code.get_attribute("src").startswith("data:image/svg+xml")
+    assert code.bounding_box()["width"] >= 200
+    expect(row).to_contain_text("Téléphone coupé ; un nouveau code a été créé.")
+
+    gone = stolen.get_by_role("heading", name="Este teléfono se ha desconectado")
+    expect(gone).to_be_visible(timeout=5000)
+    expect(stolen.locator("#state-label")).to_have_count(0)
+    expect(stolen.get_by_role("button", name="Emergencia")).to_be_hidden()   # no login to call with
+    expect(stolen.locator("#app")).to_contain_text("escanea el nuevo QR de acceso")
+    box = gone.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= stolen.viewport_size["width"]
+    screenshot(stolen, "stolen-phone-logged-out-es")
+    stolen.reload()
+    expect(gone).to_be_visible()
+    expect(stolen.locator("#state-label")).to_have_count(0)
+    assert stolen.errors == [] and narrator.errors == []

@@ -209,7 +209,8 @@ def test_logging_in_starts_a_new_session(clock, player, other_player, narrator_a
     assert [c["name"] for c in phone.get("/api/me/").json()["characters"]] == ["Alice"]
     stale = Client()
     stale.cookies["sessionid"] = before
-    assert stale.get("/api/me/").status_code == 403
+    # The planted id no longer logs anyone in: "logged out" (401), never the new session.
+    assert stale.get("/api/me/").status_code == 401
 
 
 def test_viewing_the_qr_endpoint_mints_nothing(clock, player, narrator_api):

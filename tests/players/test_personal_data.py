@@ -169,7 +169,8 @@ def test_an_erased_person_is_nowhere_in_the_database_and_the_game_stays(game, pe
         pk=people["Denis Morel"]["member"].pk).phone == "+33 7 00 00 00 01"
     assert PushSubscription.objects.filter(user=denis.user).exists()
     # Karim can no longer log in: neither his session nor his link.
-    assert people["karim_api"].get("/api/me/").status_code == 403
+    ended = people["karim_api"].get("/api/me/")
+    assert ended.status_code == 401 and ended.json()["error"] == "logged_out"
     assert APIClient().post("/api/login/", {"token": people["link"]},
                             format="json").json()["error"] == "invalid_login"
     assert not PushSubscription.objects.filter(user=karim.user).exists()

@@ -24,6 +24,10 @@ export async function request(method, url, body, key) {
   const fromCache = response.headers.get("X-Offline-Cache") === "1";
   let data = {};
   try { data = await response.json(); } catch { /* an empty or non-JSON answer */ }
+  // The login of this phone has ended (an organiser cut off a lost phone): app.js says so.
+  if (response.status === 401 && data && data.error === "logged_out") {
+    window.dispatchEvent(new CustomEvent("logged-out"));
+  }
   const replayed = response.headers.get("Idempotent-Replayed") === "true";
   if (!fromCache && !replayed && data && data.server_time) clock.sample(sent, data.server_time, received);
   const retryAfter = Number(response.headers.get("Retry-After")) || 0;   // seconds

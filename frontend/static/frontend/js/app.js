@@ -76,17 +76,48 @@ export const context = {
 onOutbox((items) => { status.waiting = items.length; renderTopbar(); });
 window.addEventListener("online", () => renderTopbar());
 // The live channel refused this session (js/live.js): the phone stops retrying and says why.
-window.addEventListener("live-refused", () => { status.refused = true; renderTopbar(); });
+// If the login itself has ended (not only this screen's access), the whole screen says so.
+window.addEventListener("live-refused", async () => {
+  status.refused = true;
+  renderTopbar();
+  try {
+    const answer = await get("/api/me/");
+    if (answer.status === 401 || answer.status === 403) loggedOut();
+  } catch { /* offline: the top bar already says it */ }
+});
+window.addEventListener("logged-out", () => loggedOut());
 window.addEventListener("live-busy", (event) => { status.busyUntil = event.detail.until; renderTopbar(); });
 window.addEventListener("offline", () => { status.online = false; renderTopbar(); });
 setInterval(renderTopbar, 10000);
+
+// This phone's login was ended (cut off as a lost phone, or it expired): what it showed
+// goes, and it says so until it logs in again (a reload keeps saying it: the server then
+// no longer knows the session, and answers as to a phone that never logged in).
+function loggedOut() {
+  if (cleanup) cleanup();
+  cleanup = null;
+  me = null;
+  status.refused = true;
+  emergency.setEvent(null);          // its call would be refused: no login any more
+  remember("logged_out", true);
+  remember("me", null);
+  showLoggedOut();
+  renderTopbar();
+}
+
+function showLoggedOut() {
+  mount(root, h("section", { class: "card welcome logged-out", role: "alert" },
+    h("h1", {}, t("This phone was logged out")),
+    h("p", {}, t("Its login has ended: an organiser cut off this phone (a lost or replaced phone), or the login expired.")),
+    h("p", {}, t("To play on this phone, scan the new login QR code an organiser gives you."))));
+}
 
 async function loadMe() {
   try {
     const answer = await get("/api/me/");
     if (answer.status === 403 || answer.status === 401) return null;
     if (answer.ok) {
-      if (!answer.fromCache) remember("me", answer.data);
+      if (!answer.fromCache) { remember("me", answer.data); remember("logged_out", null); }
       return answer.data;
     }
   } catch { /* offline and never loaded: fall through to what we remember */ }
@@ -152,7 +183,9 @@ async function route() {
   const screens = { player, medic, narrator, referee, ...race.screens };
   const shown = (me && race.redirect(me, screen, Number(id))) || screen;
   emergency.setEvent(me ? eventOfScreen(shown, Number(id)) : null);
-  if (!me) {
+  if (!me && (recall("logged_out") || {}).value) {
+    showLoggedOut();
+  } else if (!me) {
     mount(root, h("section", { class: "card welcome" },
       h("h1", {}, t("Welcome")),
       h("p", {}, t("Scan the QR code on your character sheet with this phone's camera to log in.")),
