@@ -24,7 +24,7 @@ from live.snapshots import (character_row, character_snapshot, characters_for_sn
                             current_versions, event_live_view)
 from rulesets.messages import DEFAULT_LANGUAGE, LANGUAGES
 
-from live import admission, broadcast, watch
+from live import admission, broadcast, observers, watch
 from live.auth import session_user
 from live.publish import character_group, narrators_group
 from players.models import Event
@@ -66,7 +66,7 @@ def _event_access(session, event_id: int):
 
 @concurrent_db
 def _character_first(session, character_id: int):
-    """(its event id, its snapshot) for a phone that may watch this character, else None:
+    """(its event id, its snapshot, its player's user id or None for a narrator) for a phone that may watch this character, else None:
     the session, the access check and the snapshot read two rows in all when the snapshot
     is in the cache (live/snapshot_cache.py): the session's, and the character's with its
     player's user."""
@@ -75,11 +75,19 @@ def _character_first(session, character_id: int):
     if not user.is_authenticated:
         return None
     try:
-        character_seen_as_narrator(user, character)
+        as_narrator = character_seen_as_narrator(user, character)
     except APIException:
         return None
+    if not as_narrator:     # the player's own phone: a contact
+        observers.phone_seen.notify(user_id=user.pk)
     return character.event_id, {"type": "snapshot",
-                                "snapshot": character_snapshot_cached(character, timezone.now())}
+                                "snapshot": character_snapshot_cached(character, timezone.now())}, \
+        None if as_narrator else user.pk
+
+
+@concurrent_db
+def _phone_seen(user_id: int) -> None:
+    observers.phone_seen.notify(user_id=user_id)
 
 
 @concurrent_db
@@ -151,6 +159,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
 
     groups_joined: list[str] = []
     character_id: int | None = None      # None: an event's narrators' view
+    player_id: int | None = None         # the user, when it is the character's own phone
     event_id: int | None = None
     checked_at = float("-inf")
     admitted = False
@@ -246,7 +255,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         if found is None:
             await self._leave()
             return None
-        self.event_id, first = found
+        self.event_id, first, self.player_id = found
         self._check_still_there()
         await broadcast.join(self.event_id, self)
         if heard is None or broadcast.heard() != heard:
@@ -284,6 +293,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         self.checked_at = now
         if self.character_id is not None:
             held = {pk: v for pk, v in held.items() if pk == self.character_id}
+            if self.player_id is not None:
+                await _phone_seen(self.player_id)
         await self._join()
         for snapshot in await _behind(self.event_id, held) if held else []:
             await self._send({"type": "snapshot", "snapshot": snapshot})
@@ -345,6 +356,11 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
     async def request_message(self, message):
         """Narrators: a player's request to the organisers, new (open) or answered."""
         await self._send({"type": "request", "request": message["request"]})
+
+    async def safety_message(self, message):
+        """Real-world safety (safety/publish.py): to narrators, a call for help or a board
+        change; to a caller's phone, their own call (received, who is coming)."""
+        await self._send({"type": "safety", **message["safety"]})
 
     async def race_message(self, message):
         """The zombie race (race/publish.py): to narrators, changed entries, a course's
