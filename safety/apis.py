@@ -12,6 +12,7 @@ from rest_framework import serializers
 from rest_framework.views import APIView
 
 from common.http import answer
+from health.holds import character_hold, character_release, held_of_event
 from common.idempotency import idempotent
 from players.selectors import (character_visible, event_for_member, event_for_narrator,
                                is_narrator, own_character)
@@ -98,7 +99,7 @@ class SafetyBoardApi(APIView):
                            "out for real, not checked out after the end; still out per team")
     def get(self, request, event_id):
         event = event_for_narrator(request.user, event_id)
-        return answer(request, safety_board(event, timezone.now()))
+        return answer(request, safety_board(event, timezone.now(), held_of_event(event)))
 
 
 class SafetySettingsApi(APIView):
@@ -173,3 +174,34 @@ class SeenApi(APIView):
             raise PermissionDenied()
         return idempotent(request, lambda: answer(request, _contact_view(services.contact_acknowledge(
             character=character, by=request.user))))
+
+
+class OutForRealApi(APIView):
+    class HoldInput(serializers.Serializer):
+        out = serializers.BooleanField(default=True, help_text="false: lift it, back in the game")
+        reason = serializers.CharField(max_length=200, required=False, allow_blank=True)
+
+    @extend_schema(request=HoldInput, responses=OpenApiTypes.OBJECT,
+                   summary="Out of the game for real (a real injury; narrators): this "
+                           "character's timers stop, and resume where they were when it is "
+                           "lifted (out=false). Idempotency-Key header.")
+    def post(self, request, character_id):
+        character, as_narrator = character_visible(request.user, character_id)
+        if not as_narrator:
+            from rest_framework.exceptions import PermissionDenied
+            raise PermissionDenied()
+        data = self.HoldInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        given = data.validated_data
+
+        def run():
+            if given["out"]:
+                health = character_hold(character=character, reason=given.get("reason", ""),
+                                        by=request.user)
+            else:
+                health = character_release(character=character, by=request.user)
+            return answer(request, {"character": character.pk,
+                                    "out_for_real": health.held_since_s is not None,
+                                    "reason": health.held_reason or None,
+                                    "timers": health.timers})
+        return idempotent(request, run)

@@ -107,7 +107,8 @@ def _reasons(contact: Contact, found: SafetySettings, now: datetime, ended: bool
 def safety_board(event: Event, now: datetime, out_for_real: dict[int, dict] | None = None) -> dict:
     """The organisers' board: the calls, who is listed and why, and who is still out,
     per event and per team. Checked in is a phone heard from at least once; checked out,
-    someone who left the field (safety/services.py)."""
+    someone who left the field (safety/services.py). `out_for_real`: who is out of the
+    game for a real injury (health/holds.py), listed even if their phone was never seen."""
     found = event_settings(event)
     ended = found.ends_at is not None and now >= found.ends_at
     contacts = (Contact.objects.filter(event=event, last_seen_at__isnull=False)
@@ -125,6 +126,13 @@ def safety_board(event: Event, now: datetime, out_for_real: dict[int, dict] | No
             reasons.append("out_for_real")
         if reasons:
             rows.append(_row(character, contact, reasons))
+    listed = {row["character"]["id"] for row in rows}
+    unseen = [pk for pk in out_for_real if pk not in listed]
+    for character in Character.objects.filter(pk__in=unseen).select_related("team", "safety_contact"):
+        rows.append(_row(character, getattr(character, "safety_contact", None), ["out_for_real"]))
+    for row in rows:
+        held = out_for_real.get(row["character"]["id"])
+        row["out_for_real"] = held and {"reason": held["reason"]}
     return {"settings": settings_view(found), "ended": ended, "still_out": still_out,
             "teams": [{"team": team, "still_out": n}
                       for team, n in sorted(per_team.items(), key=lambda kv: (kv[0] is None, kv[0] or ""))],

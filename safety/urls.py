@@ -11,4 +11,5 @@ urlpatterns = [
     path("characters/<int:character_id>/battery/", apis.BatteryApi.as_view()),
     path("characters/<int:character_id>/check-out/", apis.CheckOutApi.as_view()),
     path("characters/<int:character_id>/seen/", apis.SeenApi.as_view()),
+    path("characters/<int:character_id>/out-for-real/", apis.OutForRealApi.as_view()),
 ]
