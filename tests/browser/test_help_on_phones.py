@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 
 from browser_helpers import eventually, off_the_browser_thread, screenshot
 from crowd import crowd_event
+from health.models import HealthState
 from players.models import Event, JournalEntry
 from players.services import login_token_issue, membership_grant
 from safety.models import HelpCall
@@ -102,6 +103,12 @@ def test_a_call_for_help_reaches_two_organisers_and_the_caller_sees_who_is_comin
     call = HelpCall.objects.get()
     assert (call.status, call.taken_by_label, call.character_id) == ("taken", "orga", crowd.characters[20].pk)
     assert Event.objects.get(pk=event.pk).running          # the game clock never paused
+    # The first aid is real: the organiser takes the character out of the game; their
+    # timers stop, the board lists them apart.
+    boards[0].locator(".help-hold").click()
+    expect(boards[0].locator(".safety-row .real-injury")).to_contain_text(words["injured"])
+    screenshot(boards[0], f"safety-board-out-for-real-{lang}{'-tablet' if tablet else ''}")
+    assert HealthState.objects.get(pk=crowd.characters[20].pk).held_since_s is not None
     for page in (caller, *boards):
         assert page.errors == []
 

@@ -6,7 +6,7 @@
 // when it changes and every 30 s (silence is the passing of time, not a message).
 import { get, send } from "./api.js";
 import { kindLabel } from "./help.js";
-import { t } from "./i18n.js";
+import { colon, t } from "./i18n.js";
 import { Live } from "./live.js";
 import { said } from "./outcome.js";
 import { h, mount } from "./util.js";
@@ -43,6 +43,8 @@ export async function show(root, { id, context }) {
   }
 
   function keep(call) { calls.set(call.id, call); }
+  // Who is out of the game for real already (the board's rows say).
+  const heldIds = () => new Set(board ? board.rows.filter((r) => r.out_for_real).map((r) => r.character.id) : []);
 
   function callCard(call) {
     const outcome = h("select", { name: "outcome", "aria-label": t("Outcome") },
@@ -61,6 +63,10 @@ export async function show(root, { id, context }) {
       call.status === "open"
         ? h("button", { type: "button", class: "primary help-take", onclick: () => write(t("I'm on it"), `/api/help/${call.id}/take/`, {}) }, t("I'm on it"))
         : null,
+      call.status !== "closed" && call.character && !heldIds().has(call.character.id) ? h("button", { type: "button", class: "small help-hold",
+        onclick: () => write(t("Out of the game for real"), `/api/characters/${call.character.id}/out-for-real/`,
+          { out: true, reason: [kindLabel(call.kind), call.note].filter(Boolean).join(" — ").slice(0, 200) }).then(loadBoard) },
+      t("Out of the game for real")) : null,
       call.status === "taken" ? h("p", { class: "help-taken-by" }, h("strong", {}, t("%(name)s is on it", { name: call.taken_by })),
         ` · ${timeOf(call.taken_at)}`) : null,
       call.status === "closed"
@@ -79,6 +85,9 @@ export async function show(root, { id, context }) {
       h("div", {}, line.reasons.map((r) => h("span", { class: `safety-reason reason-${r}` }, reasons[r] || r))),
       h("div", { class: "muted" }, t("last seen %(ago)s", { ago: agoWords(line.last_seen_at) }), " · ", t("battery %(level)s", { level: battery }),
         line.acknowledged_by ? ` · ${t("seen by %(name)s at %(time)s", { name: line.acknowledged_by, time: timeOf(line.acknowledged_at) })}` : ""),
+      line.out_for_real ? h("p", { class: "real-injury" }, t("Out for real"), " — ", line.out_for_real.reason, " ",
+        h("button", { type: "button", class: "small", onclick: () => write(t("Back in the game"), `/api/characters/${line.character.id}/out-for-real/`, { out: false }).then(loadBoard) },
+          t("Back in the game"))) : null,
       h("div", { class: "row" },
         h("button", { type: "button", class: "small", onclick: () => write(t("Seen"), `/api/characters/${line.character.id}/seen/`, {}).then(loadBoard) }, t("Seen")),
         h("button", { type: "button", class: "small", onclick: () => write(t("Left the field"), `/api/characters/${line.character.id}/check-out/`, { out: true }).then(loadBoard) }, t("Left the field"))));
@@ -108,7 +117,7 @@ export async function show(root, { id, context }) {
     mount(boardBox,
       h("p", { class: "card safety-summary" }, h("strong", {}, t("Still out: %(n)s", { n: board.still_out })),
         board.teams.length > 1 || (board.teams[0] && board.teams[0].team) ? h("span", {}, " · ",
-          board.teams.map((team) => `${team.team || t("no team")}: ${team.still_out}`).join(" · ")) : null),
+          board.teams.map((team) => `${team.team || t("no team")}${colon()}${team.still_out}`).join(" · ")) : null),
       h("section", { class: "card" }, h("h2", {}, t("Needs a look")),
         board.rows.length ? h("ul", { class: "safety-list" }, board.rows.map(row)) : h("p", { class: "muted" }, t("Nobody to look for."))),
       settingsForm(board.settings));
