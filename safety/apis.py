@@ -9,6 +9,7 @@ from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.views import APIView
 
 from common.http import answer
@@ -157,7 +158,6 @@ class CheckOutApi(APIView):
         data.is_valid(raise_exception=True)
         out = data.validated_data["out"]
         if not out and not as_narrator:
-            from rest_framework.exceptions import PermissionDenied
             raise PermissionDenied()
         write = services.contact_check_out if out else services.contact_check_in_again
         return idempotent(request, lambda: answer(request, _contact_view(write(
@@ -170,7 +170,6 @@ class SeenApi(APIView):
     def post(self, request, character_id):
         character, as_narrator = character_visible(request.user, character_id)
         if not as_narrator:
-            from rest_framework.exceptions import PermissionDenied
             raise PermissionDenied()
         return idempotent(request, lambda: answer(request, _contact_view(services.contact_acknowledge(
             character=character, by=request.user))))
@@ -188,7 +187,6 @@ class OutForRealApi(APIView):
     def post(self, request, character_id):
         character, as_narrator = character_visible(request.user, character_id)
         if not as_narrator:
-            from rest_framework.exceptions import PermissionDenied
             raise PermissionDenied()
         data = self.HoldInput(data=request.data)
         data.is_valid(raise_exception=True)

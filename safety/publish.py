@@ -8,7 +8,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 from common.deadlines import tasks_queue_on_commit
-from live.publish import character_group, narrators_group, publish_narrators_on_commit
+from live.publish import character_group, publish_narrators_on_commit
 
 from .models import HelpCall
 from .selectors import call_view, call_view_for_caller

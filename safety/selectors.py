@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from django.db.models import Q
-
-from players.models import Character, Event
+from players.models import Character, Event, Membership
 
 from .models import Contact, HelpCall, SafetySettings
 
@@ -139,16 +137,8 @@ def safety_board(event: Event, now: datetime, out_for_real: dict[int, dict] | No
             "rows": rows, "calls": event_calls(event)}
 
 
-def characters_of_user_in_event(user, event: Event):
-    return Character.objects.filter(event=event, user=user)
-
-
 def narrator_user_ids(event: Event) -> list[int]:
     """Who hears of a call: the event's organisers (narrators)."""
-    from players.models import Membership
     return list(Membership.objects.filter(event=event, role=Membership.NARRATOR)
                 .values_list("user_id", flat=True).distinct())
 
-
-def has_open_call(event: Event, user) -> bool:
-    return HelpCall.objects.filter(Q(event=event, caller=user) & ~Q(status=HelpCall.CLOSED)).exists()

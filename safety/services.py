@@ -21,8 +21,8 @@ from .models import Contact, HelpCall, SafetySettings
 from .selectors import event_settings
 
 # A phone's clock may be a little ahead: a tap this far in the future is the same instant.
+# An older tap is kept as it came (a phone out of reach for hours): nothing to refuse.
 TAP_TOLERANCE_S = 5.0
-# Older taps are kept as they came (a phone out of reach for a day): nothing to refuse.
 SILENT_AFTER_MIN_MAX = 24 * 60
 JOURNAL = "safety"
 
