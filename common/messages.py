@@ -140,6 +140,13 @@ MESSAGES = {
         "You already have {count} requests waiting for the organisers; wait for an "
         "answer."),
     "request_answered": gettext_noop("This request was already answered."),
+    # Calls for help (safety/services.py).
+    "help_taken": gettext_noop("{name} is already on it."),
+    "help_closed": gettext_noop("This call for help is already closed."),
+    # A real injury (health/holds.py).
+    "out_for_real": gettext_noop(
+        "{name} is out of the game for real ({reason}): nothing of the game applies until "
+        "a narrator lifts it."),
     # Carga: carrying objects (effects/carrying.py).
     "item_carried_already": gettext_noop("{name} already carries {item}."),
     "item_not_carried": gettext_noop("{name} does not carry {item}: there is nothing to drop."),

@@ -97,6 +97,7 @@ INSTALLED_APPS = [
     "push",
     "race",
     "rehearsals",
+    "safety",
 ]
 
 MIDDLEWARE = [
@@ -111,6 +112,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    # Any API request of a logged-in phone is a contact (real-world safety's "last seen");
+    # synchronous like the next one, so the chain still hops to a thread once.
+    "safety.contact.LastSeenMiddleware",
     # Last, after LocaleMiddleware (refusals are translated) and below every header
     # middleware (refusals carry them). Innermost also because it is synchronous only:
     # Django then runs the whole chain and the view in one thread hop, instead of hopping

@@ -111,6 +111,8 @@ urlpatterns = [
     path("api/", include(api)),
     # The zombie race: its API and its public results page (race/).
     path("api/race/", include("race.api_urls")),
+    # Real-world safety: calls for help, last seen, the safety board (safety/).
+    path("api/", include("safety.urls")),
     path("race/", include("race.urls")),
     path("", include("frontend.urls")),
 ]

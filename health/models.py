@@ -19,6 +19,12 @@ class HealthState(models.Model):
     next_deadline_s = models.FloatField(null=True, blank=True)
     # Bumped at every change; phones use it as the sequence number of snapshots.
     version = models.PositiveIntegerField(default=0)
+    # Out of the game for real (a real injury, health/holds.py): the game instant it began,
+    # why, and the timers it froze (game instants as they stood then). Meanwhile `timers`
+    # is empty, so nothing falls due; lifting it moves each one by the time held.
+    held_since_s = models.FloatField(null=True, blank=True)
+    held_reason = models.CharField(max_length=200, blank=True, default="")
+    held_timers = models.JSONField(default=dict, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["event", "next_deadline_s"])]

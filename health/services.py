@@ -297,6 +297,8 @@ def character_act(*, character: Character, action: str, params: dict | None, by,
     if not declared.late:  # a late tap was checked against the clock at the tap
         game_running_require(event, as_narrator)
     health = character_lock(character.pk)
+    if health.held_since_s is not None:     # out for real (health/holds.py)
+        raise RuleRefused("out_for_real", name=health.character.name, reason=health.held_reason)
     # A declaration sees what the phone shows at this instant: the timers due now expired
     # (rulesets/instants.py; "après le compte de ces 10 secondes"). A late one lands on
     # the state as it stands on arrival (what was recorded since is never rewound), its

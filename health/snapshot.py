@@ -66,6 +66,10 @@ def health_section(character: Character, now: datetime) -> dict:
         "actions": declarable_actions(ruleset, rules, state),
         "body": body_view(rules, state, character.sheet, game_s, event.wall_time),
         "sheet": character_sheet_view(ruleset, character),
+        # Out of the game for real (health/holds.py): no timer runs; shown apart.
+        "out_for_real": ({"reason": character.health.held_reason,
+                          "since_game_s": character.health.held_since_s}
+                         if character.health.held_since_s is not None else None),
     }
 
 

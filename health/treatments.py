@@ -33,6 +33,8 @@ def treatment_start(*, medic: Character, patient: Character, action: str, params
     game_s = event.game_time(now)
     require_actor_able(rules, action, medic, game_s)
     health = character_lock(patient.pk)
+    if health.held_since_s is not None:     # out for real (health/holds.py)
+        raise RuleRefused("out_for_real", name=patient.name, reason=health.held_reason)
     # A start is a declaration: it sees the timers due at this instant expired.
     due_timers_publish(health, event, now)
     with state_kept_private(rules, action):

@@ -25,7 +25,7 @@ from live.snapshots import (character_row, character_snapshot, characters_for_sn
                             current_versions, event_live_view)
 from rulesets.messages import DEFAULT_LANGUAGE, LANGUAGES
 
-from live import admission, broadcast, watch
+from live import admission, broadcast, observers, watch
 from live.access import still_allowed
 from live.auth import session_user
 from live.publish import character_group, narrators_group, user_group
@@ -69,9 +69,9 @@ def _event_access(session, event_id: int):
 
 @concurrent_db
 def _character_first(session, character_id: int):
-    """(its event id, its snapshot, the narrator's user id or None for its player) for a
-    phone that may watch this character, else None: the session, the access check and the
-    snapshot read two rows in all when the snapshot is in the cache
+    """(its event id, its snapshot, the narrator's user id or None, its player's user id or
+    None) for a phone that may watch this character, else None: the session, the access
+    check and the snapshot read two rows in all when the snapshot is in the cache
     (live/snapshot_cache.py): the session's, and the character's with its player's user."""
     character = character_row(character_id)
     user = session_user(session, known=character.user if character else None)
@@ -81,11 +81,19 @@ def _character_first(session, character_id: int):
         as_narrator = character_seen_as_narrator(user, character)
     except APIException:
         return None
+    if not as_narrator:     # the player's own phone: a contact
+        observers.phone_seen.notify(user_id=user.pk)
     first = {"type": "snapshot", "snapshot": character_snapshot_cached(character, timezone.now())}
-    return character.event_id, first, (user.pk if as_narrator else None)
+    return (character.event_id, first, user.pk if as_narrator else None,
+            None if as_narrator else user.pk)
 
 
 _still_allowed = concurrent_db(still_allowed)
+
+
+@concurrent_db
+def _phone_seen(user_id: int) -> None:
+    observers.phone_seen.notify(user_id=user_id)
 
 
 @concurrent_db
@@ -155,6 +163,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
 
     groups_joined: list[str] = []
     character_id: int | None = None      # None: an event's narrators' view
+    player_id: int | None = None         # the user, when it is the character's own phone
     event_id: int | None = None
     checked_at = float("-inf")
     admitted = False
@@ -250,7 +259,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         if found is None:
             await self._leave()
             return None
-        self.event_id, first, narrator = found
+        self.event_id, first, narrator, self.player_id = found
         if narrator is not None:    # told through their user's group when their role goes
             self.groups_joined.append(user_group(narrator))
             await self.channel_layer.group_add(user_group(narrator), self.channel_name)
@@ -296,6 +305,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         self.checked_at = now
         if self.character_id is not None:
             held = {pk: v for pk, v in held.items() if pk == self.character_id}
+            if self.player_id is not None:
+                await _phone_seen(self.player_id)
         # Re-joining is subscribing again: only with the access the phone still has.
         if not await self._access_kept():
             return
@@ -385,6 +396,11 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
     async def phone_message(self, message):
         """Narrators: a character's phone reported its self-check (players/readiness_*)."""
         await self._send({"type": "phone", "phone": message["phone"]})
+
+    async def safety_message(self, message):
+        """Real-world safety (safety/publish.py): to narrators, a call for help or a board
+        change; to a caller's phone, their own call (received, who is coming)."""
+        await self._send({"type": "safety", **message["safety"]})
 
     async def race_message(self, message):
         """The zombie race (race/publish.py): to narrators, changed entries, a course's

@@ -98,9 +98,15 @@ def _failed(subscription: PushSubscription, exc: Exception) -> bool:
     return False
 
 
-def push_to_user(*, user, title: str, body: str, tag: str, url: str, ttl: int = 600) -> int:
-    """Encrypt and send to every browser of this user; how many push services accepted."""
-    payload = json.dumps({"title": title, "body": body, "tag": tag, "url": url})
+def push_to_user(*, user, title: str, body: str, tag: str, url: str, ttl: int = 600,
+                 urgent: bool = False) -> int:
+    """Encrypt and send to every browser of this user; how many push services accepted.
+    `urgent`: the notification stays until it is touched and buzzes longer (a call for
+    help, safety/)."""
+    message = {"title": title, "body": body, "tag": tag, "url": url}
+    if urgent:
+        message["urgent"] = True
+    payload = json.dumps(message)
     return sum(_send_one(s, payload, ttl) for s in PushSubscription.objects.filter(user=user))
 
 

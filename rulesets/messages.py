@@ -47,6 +47,7 @@ REFUSAL_CODES = frozenset((
     "tap_in_future", "tap_while_paused",
     "erase_not_confirmed", "retention_days_invalid", "personal_data_purged",
     "sheet_number", "sheet_choice", "database_unavailable",
+    "help_taken", "help_closed", "out_for_real",
 ))
 
 

@@ -23,6 +23,7 @@ from health.models import Treatment
 from health.services import character_act
 from health.treatments import treatment_start
 from players.models import PHONE_CHECKS, Character, Event, JournalEntry, LoginToken
+from safety.services import help_call
 from schedule.services.games import game_announce
 from players.services import character_create, event_create, login_token_issue
 from fixtures import fingerprint
@@ -667,6 +668,27 @@ MATRIX += [
     ("race/<int:event_id>/balises/", "get", "/race/{race}/balises/", None,
      expect(anonymous=302, narrator=200)),
 ]
+# Real-world safety (safety/): a call is anyone's in the event; the board, taking and
+# closing, "seen" and "out for real" are the organisers'; a battery is its player's own.
+MATRIX += [
+    (EVENT + "help/", "get", "/api/events/{event}/help/", None, expect(403, 200, 200, 200, 404, 200)),
+    (EVENT + "help/", "post", "/api/events/{event}/help/", {"kind": "injured"},
+     expect(403, 201, 201, 201, 404, 201)),
+    ("api/help/<int:call_id>/take/", "post", "/api/help/{help}/take/", None, narrators(200)),
+    ("api/help/<int:call_id>/close/", "post", "/api/help/{help}/close/", {"outcome": "treated"},
+     narrators(200)),
+    (EVENT + "safety/", "get", "/api/events/{event}/safety/", None, narrators(200)),
+    (EVENT + "safety/settings/", "post", "/api/events/{event}/safety/settings/",
+     {"silent_after_min": 30}, narrators(200)),
+    (CHARACTER + "battery/", "post", "/api/characters/{player}/battery/", {"level": 0.5},
+     its_player(200)),
+    (CHARACTER + "check-out/", "post", "/api/characters/{player}/check-out/", {},
+     its_player_and_narrators(200)),
+    (CHARACTER + "seen/", "post", "/api/characters/{player}/seen/", None,
+     expect(player=403, narrator=200)),
+    (CHARACTER + "out-for-real/", "post", "/api/characters/{player}/out-for-real/",
+     {"reason": "sprained ankle"}, expect(player=403, narrator=200)),
+]
 PREFIXES = ("admin/",)  # the admin site's own routes: its staff and permission checks
 
 
@@ -705,7 +727,7 @@ def test_each_row_names_its_route_and_every_role(route, method, url, body, expec
     match = resolve(url.format(event=1, player=1, medic=1, treatment=1, effect=1, code="ABC",
                                item="ITEM", token="t", duel=1, acharnement=1, gun="GUN",
                                request=1, member=1, sanction=1, replica=1,
-                               game=1, **RACE_PLACEHOLDERS).split("?")[0])
+                               game=1, help=1, **RACE_PLACEHOLDERS).split("?")[0])
     assert match.route == route or (route in PREFIXES and match.route.startswith(route))
 
 
@@ -737,6 +759,7 @@ def world(clock, settings, tmp_path, event, narrator_user, player, other_player,
     race = race_world(narrator_user, player, other_player)  # Alice runs, Denis is a zombie
     game = game_announce(event=event, scenario="Capture du drapeau", by=narrator_user,
                          start_at=START + timedelta(hours=1))
+    called = help_call(event=event, by=other_player.user, kind="lost")
     clock.advance(60)  # the first aid may now be completed
     users = {"player": player.user, "other_player": other_player.user, "medic": medic.user,
              "stranger": stranger, "narrator": narrator_user}
@@ -744,7 +767,7 @@ def world(clock, settings, tmp_path, event, narrator_user, player, other_player,
                    "code": player.code, "other_code": other_player.code,
                    "treatment": treatment.pk, "effect": effect.pk, "item": item.code,
                    "duel": duel.pk, "acharnement": beating.pk, "gun": gun.code,
-                   "request": asked.pk, "game": game.pk, **club, **race,
+                   "request": asked.pk, "game": game.pk, "help": called.pk, **club, **race,
                    "token": login_token_issue(event=event, user=player.user)}
 
 

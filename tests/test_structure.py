@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # Lowest first: an app may import the apps before it in this list, never one after it.
 LAYERS = ["rulesets", "common", "players", "live", "health", "effects", "combat", "push",
-          "club", "schedule", "race", "rehearsals", "frontend", "config"]
+          "club", "schedule", "race", "safety", "rehearsals", "frontend", "config"]
 MAX_LINES = 400
 
 
@@ -44,8 +44,14 @@ def test_every_app_imports_only_the_apps_below_it():
     assert upward == []
 
 
+# Real-world safety observes the game; no app of the game names it.
+GAME_APPS = ["rulesets", "common", "players", "live", "health", "effects", "combat", "push",
+             "club", "schedule", "race"]
+
+
 @pytest.mark.parametrize("app, forbidden", [("health", {"combat", "push", "effects"}),
-                                            ("rulesets", {"django", "rest_framework", "channels"})])
+                                            ("rulesets", {"django", "rest_framework", "channels"}),
+                                            *((app, {"safety"}) for app in GAME_APPS)])
 def test_an_app_does_not_name_those_that_observe_it(app, forbidden):
     named = [f"{path.relative_to(ROOT)} imports {other}"
              for owner, path in _modules() if owner == app

@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "api.md"
 # Every app a client talks to. rehearsals/ is left out: `manage.py rehearse` reads the
 # services' own refusals on the organiser's terminal, no phone receives its wrappers.
-APPS = ["rulesets", "common", "players", "live", "health", "effects", "combat", "push",
+APPS = ["rulesets", "common", "players", "live", "health", "effects", "combat", "push", "safety",
         "club", "schedule", "race", "frontend", "config"]
 # What a browser reports when the server refuses the websocket at the handshake (a foreign
 # Origin, live/origins.py): the server sends no close code of its own then.

@@ -1,6 +1,7 @@
 // Web Push in the service worker (a classic script: sw.js imports it with importScripts).
 // Shows what the server pushed, even with the app closed and the screen locked. The
-// payload is push/services.py's {title, body, tag, url}.
+// payload is push/services.py's {title, body, tag, url, urgent?}; an urgent one (a call
+// for help, safety/) stays on the screen until touched and buzzes longer.
 
 self.addEventListener("push", (event) => {
   let data = {};
@@ -10,7 +11,8 @@ self.addEventListener("push", (event) => {
     data = { body: event.data.text() };   // not JSON: still show something, never nothing
   }
   const options = { body: data.body || "", data: { url: data.url || "/" },
-                    vibrate: [200, 100, 200] };
+                    vibrate: data.urgent ? [400, 150, 400, 150, 400, 150, 800] : [200, 100, 200] };
+  if (data.urgent) options.requireInteraction = true;
   if (data.tag) {
     // One tag per character: the coma replaces its one-minute warning, and still buzzes.
     options.tag = data.tag;

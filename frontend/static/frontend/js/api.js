@@ -54,9 +54,10 @@ async function notify(answered) {
 
 // Queue a write and try to send it now. Resolves with the server's answer, or with
 // {queued: true} when the phone is offline (the write leaves when the network is back).
-// `note`: what the screen keeps with the waiting write (a declaration's expected outcome).
-export async function send(label, method, url, body, note = null) {
-  const item = { key: newKey(), label, method, url, body, note, created: Date.now() };
+// `note`: what the screen keeps with the waiting write (a declaration's expected outcome);
+// `first`: it leaves before every other waiting write (a call for help, js/help.js).
+export async function send(label, method, url, body, note = null, { first = false } = {}) {
+  const item = { key: newKey(), label, method, url, body, note, created: Date.now(), first };
   await outbox.put(item);
   await notify();
   await flush();

@@ -3,6 +3,7 @@
 // service worker that makes it work offline.
 import { get, onOutbox, pendingWrites } from "./api.js";
 import { emergencyControl } from "./emergency.js";
+import { helpControl } from "./help.js";
 import { LANGUAGES, lang, setLanguage, t } from "./i18n.js";
 import { recall, remember } from "./store.js";
 import { eventLink, h, mount } from "./util.js";
@@ -12,6 +13,7 @@ import * as narrator from "./narrator.js";
 import * as referee from "./referee.js";
 import * as race from "./race.js";
 import * as phoneCheck from "./phone_check_screen.js";
+import * as safety from "./safety.js";
 // Panels of a ruleset or of a feature of the snapshot register themselves (js/panels.js).
 import "./airsoft_player.js";
 import "./body_panels.js";
@@ -24,6 +26,8 @@ const status = { online: navigator.onLine, syncedAt: null, waiting: 0, refused: 
 let cleanup = null;
 let me = null;
 const emergency = emergencyControl();   // Urgence / Emergencia, in the top bar of every screen
+const help = helpControl();             // I need help (real), beside it (js/help.js)
+topbar.after(help.banner, help.alerts);
 
 if ("serviceWorker" in navigator) {
   navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});
@@ -38,6 +42,8 @@ function renderTopbar() {
     if (character.medic) links.push(h("a", { href: `#/medic/${character.id}` }, `${character.name} — ${t("Medic")}`));
   }
   for (const event of me ? me.events : []) {
+    // Organisers of every kind of event: the safety board (js/safety.js).
+    if (event.roles.includes("narrator")) links.push(h("a", { href: `#/safety/${event.id}`, class: "safety-link" }, t("Safety")));
     const raceLinks = race.eventLinks(event);                 // a zombie race: organisers, zombies
     if (raceLinks) { links.push(...raceLinks); continue; }
     // Each link names its event and the role it opens: an organiser of four events tells them apart.
@@ -58,7 +64,7 @@ function renderTopbar() {
         ago !== null ? ` — ${t("last synced %(ago)s ago", { ago: ago < 60 ? `${Math.floor(ago)} s` : `${Math.floor(ago / 60)} min` })}` : "");
   const select = h("select", { "aria-label": t("Language"), onchange: (e) => setLanguage(e.target.value) },
     LANGUAGES.map(([code, name]) => h("option", { value: code, selected: code === lang }, name)));
-  mount(topbar, h("nav", {}, links), h("div", { class: "status" }, emergency.button, state,
+  mount(topbar, h("nav", {}, links), h("div", { class: "status" }, help.button, emergency.button, state,
     status.waiting ? h("span", { class: "waiting" }, ` · ${t("%(n)s waiting to be sent", { n: status.waiting })}`) : "",
     select));
 }
@@ -149,7 +155,7 @@ function eventOfScreen(screen, id) {
     const character = me.characters.find((c) => c.id === id);
     return character ? character.event : null;
   }
-  return ["narrator", "referee", "zombie", "race"].includes(screen) ? id : null;
+  return ["narrator", "referee", "zombie", "race", "safety"].includes(screen) ? id : null;
 }
 
 // No camera: the login code printed under the card's QR, typed ("abcd efgh jklm" works too).
@@ -180,9 +186,12 @@ async function route() {
   const [path, query] = location.hash.slice(2).split("?");
   const [screen, id] = path.split("/");
   const params = new URLSearchParams(query || "");
-  const screens = { player, medic, narrator, referee, ...race.screens };
+  const screens = { player, medic, narrator, referee, safety, ...race.screens };
   const shown = (me && race.redirect(me, screen, Number(id))) || screen;
-  emergency.setEvent(me ? eventOfScreen(shown, Number(id)) : null);
+  const screenEvent = me ? eventOfScreen(shown, Number(id)) : null;
+  emergency.setEvent(screenEvent);
+  const own = me && screenEvent ? me.characters.find((c) => c.event === screenEvent) : null;
+  help.setEvent(screenEvent, own ? own.id : null);
   if (!me && (recall("logged_out") || {}).value) {
     showLoggedOut();
   } else if (!me) {

@@ -100,6 +100,10 @@ export class Live {
       clock.sample(message.client_time, message.server_time, Date.now());
       return;
     }
+    if (message.type === "safety") {
+      // Real-world safety (js/help.js, js/safety.js) listens on every screen's socket.
+      window.dispatchEvent(new CustomEvent("live-safety", { detail: message }));
+    }
     if (message.type === "check") {
       this.ping({ heartbeat: true });
       this.onCheck();

@@ -145,14 +145,19 @@ export function liveList({ characters, ruleset, selected, onSelection, phone = (
       onchange: () => { if (box_.checked) selected.add(cid); else selected.delete(cid); changed(); } });
     const severity = Math.min(snap.state.severity, 4);
     const more = details(snap);
-    return h("label", { class: `char-row severity-${severity}`, role: "listitem", dataset: { character: cid } },
+    // Out of the game for real (a real injury, safety board): apart from the game's states,
+    // its timers stopped.
+    const real = snap.out_for_real;
+    return h("label", { class: `char-row severity-${severity}${real ? " out-for-real" : ""}`, role: "listitem", dataset: { character: cid } },
       box_,
       h("span", { class: "who" }, h("strong", { class: "line" }, snap.character.name),
         h("span", { class: "line sub muted" }, phoneMark(phoneRow), " ",
           [snap.character.team, snap.character.code, phoneWhy(phoneRow)].filter(Boolean).join(" · "))),
-      h("span", { class: "what" }, h("span", { class: `line row-state severity-${severity}` }, snap.state.label),
-        more ? h("span", { class: "line sub muted hurt" }, more) : null),
-      h("span", { class: "when" }, snap.next
+      h("span", { class: "what" }, real
+        ? [h("span", { class: "line real-injury" }, t("Out for real")), h("span", { class: "line sub muted" }, real.reason)]
+        : [h("span", { class: `line row-state severity-${severity}` }, snap.state.label),
+          more ? h("span", { class: "line sub muted hurt" }, more) : null]),
+      h("span", { class: "when" }, real ? h("span", { class: "muted" }, t("timers stopped")) : snap.next
         ? whenParts(snap)
         : h("span", { class: "muted" }, "—")));
   }

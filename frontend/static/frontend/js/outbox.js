@@ -27,7 +27,9 @@ async function run(mode, work) {
 
 export const put = (item) => run("readwrite", (store) => store.put(item));
 export const remove = (key) => run("readwrite", (store) => store.delete(key));
+// In the order they were tapped, but a call for help (`first`) before anything else: it
+// leaves first when the network returns.
 export async function pending() {
   const items = (await run("readonly", (store) => store.getAll())) || [];
-  return items.sort((a, b) => a.created - b.created);
+  return items.sort((a, b) => (b.first ? 1 : 0) - (a.first ? 1 : 0) || a.created - b.created);
 }

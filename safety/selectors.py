@@ -1,0 +1,144 @@
+"""Reads of real-world safety: calls for help as each reader may see them, and the
+safety board. Organisers see everything of their event; a caller sees only their own
+calls, and never a position, a battery or a call of anyone else."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from players.models import Character, Event, Membership
+
+from .models import Contact, HelpCall, SafetySettings
+
+RECENT_CLOSED = 20
+
+
+def iso(at: datetime | None) -> str | None:
+    return at.isoformat() if at else None
+
+
+def call_view(call: HelpCall) -> dict:
+    """A call as organisers see it."""
+    character = call.character
+    return {
+        "id": call.pk, "event": call.event_id, "kind": call.kind, "note": call.note,
+        "status": call.status, "tapped_at": iso(call.tapped_at), "received_at": iso(call.received_at),
+        "caller": call.caller_label,
+        "character": ({"id": character.pk, "name": character.name,
+                       "team": character.team.name if character.team_id else None}
+                      if character else None),
+        "position": ({"latitude": call.latitude, "longitude": call.longitude,
+                      "accuracy_m": call.accuracy_m} if call.latitude is not None else None),
+        "taken_by": call.taken_by_label or None, "taken_at": iso(call.taken_at),
+        "closed_by": call.closed_by_label or None, "closed_at": iso(call.closed_at),
+        "outcome": call.outcome or None, "outcome_note": call.outcome_note,
+    }
+
+
+def call_view_for_caller(call: HelpCall) -> dict:
+    """What the caller's phone shows: received, who is coming, how it ended."""
+    return {"id": call.pk, "event": call.event_id, "kind": call.kind, "status": call.status,
+            "tapped_at": iso(call.tapped_at), "received_at": iso(call.received_at),
+            "taken_by": call.taken_by_label or None, "taken_at": iso(call.taken_at),
+            "closed_at": iso(call.closed_at), "outcome": call.outcome or None}
+
+
+def _calls():
+    return HelpCall.objects.select_related("character__team")
+
+
+def event_calls(event: Event) -> list[dict]:
+    """Every call not closed (the oldest first: it has waited longest), then the last
+    closed ones."""
+    waiting = _calls().filter(event=event).exclude(status=HelpCall.CLOSED).order_by("received_at", "pk")
+    closed = _calls().filter(event=event, status=HelpCall.CLOSED).order_by("-closed_at", "-pk")[:RECENT_CLOSED]
+    return [call_view(c) for c in [*waiting, *closed]]
+
+
+def own_calls(event: Event, user) -> list[dict]:
+    calls = HelpCall.objects.filter(event=event, caller=user).order_by("-received_at", "-pk")[:RECENT_CLOSED]
+    return [call_view_for_caller(c) for c in calls]
+
+
+def event_settings(event: Event) -> SafetySettings:
+    """The event's safety settings (the defaults until an organiser changes one)."""
+    return SafetySettings.objects.filter(event=event).first() or SafetySettings(event=event)
+
+
+def settings_view(found: SafetySettings) -> dict:
+    return {"silent_after_min": found.silent_after_min, "battery_low_pct": found.battery_low_pct,
+            "ends_at": iso(found.ends_at)}
+
+
+def _row(character: Character, contact: Contact | None, reasons: list[str]) -> dict:
+    return {
+        "character": {"id": character.pk, "name": character.name,
+                      "team": character.team.name if character.team_id else None},
+        "reasons": reasons,
+        "last_seen_at": iso(contact.last_seen_at) if contact else None,
+        "battery": ({"level": contact.battery_level, "charging": contact.battery_charging,
+                     "at": iso(contact.battery_at)} if contact and contact.battery_level is not None else None),
+        "checked_out_at": iso(contact.checked_out_at) if contact else None,
+        "acknowledged_at": iso(contact.acknowledged_at) if contact else None,
+        "acknowledged_by": (contact.acknowledged_by_label or None) if contact else None,
+    }
+
+
+def _reasons(contact: Contact, found: SafetySettings, now: datetime, ended: bool) -> list[str]:
+    """Why the board lists this person. A row marked seen leaves the silence list until
+    it is silent again for the whole delay; low battery leaves it until a new reading."""
+    if contact.checked_out_at is not None:
+        return []
+    reasons = []
+    heard = max(filter(None, (contact.last_seen_at, contact.acknowledged_at)))
+    if heard <= now - timedelta(minutes=found.silent_after_min):
+        reasons.append("silent")
+    acknowledged = contact.acknowledged_at
+    if (contact.battery_level is not None and contact.battery_level <= found.battery_low_pct
+            and not contact.battery_charging
+            and (acknowledged is None or contact.battery_at > acknowledged)):
+        reasons.append("battery_low")
+    if ended:
+        reasons.append("not_checked_out")
+    return reasons
+
+
+def safety_board(event: Event, now: datetime, out_for_real: dict[int, dict] | None = None) -> dict:
+    """The organisers' board: the calls, who is listed and why, and who is still out,
+    per event and per team. Checked in is a phone heard from at least once; checked out,
+    someone who left the field (safety/services.py). `out_for_real`: who is out of the
+    game for a real injury (health/holds.py), listed even if their phone was never seen."""
+    found = event_settings(event)
+    ended = found.ends_at is not None and now >= found.ends_at
+    contacts = (Contact.objects.filter(event=event, last_seen_at__isnull=False)
+                .select_related("character__team").order_by("character__name", "pk"))
+    rows, per_team, still_out = [], {}, 0
+    out_for_real = out_for_real or {}
+    for contact in contacts:
+        character = contact.character
+        if contact.checked_out_at is None:
+            still_out += 1
+            team = character.team.name if character.team_id else None
+            per_team[team] = per_team.get(team, 0) + 1
+        reasons = _reasons(contact, found, now, ended)
+        if character.pk in out_for_real:
+            reasons.append("out_for_real")
+        if reasons:
+            rows.append(_row(character, contact, reasons))
+    listed = {row["character"]["id"] for row in rows}
+    unseen = [pk for pk in out_for_real if pk not in listed]
+    for character in Character.objects.filter(pk__in=unseen).select_related("team", "safety_contact"):
+        rows.append(_row(character, getattr(character, "safety_contact", None), ["out_for_real"]))
+    for row in rows:
+        held = out_for_real.get(row["character"]["id"])
+        row["out_for_real"] = held and {"reason": held["reason"]}
+    return {"settings": settings_view(found), "ended": ended, "still_out": still_out,
+            "teams": [{"team": team, "still_out": n}
+                      for team, n in sorted(per_team.items(), key=lambda kv: (kv[0] is None, kv[0] or ""))],
+            "rows": rows, "calls": event_calls(event)}
+
+
+def narrator_user_ids(event: Event) -> list[int]:
+    """Who hears of a call: the event's organisers (narrators)."""
+    return list(Membership.objects.filter(event=event, role=Membership.NARRATOR)
+                .values_list("user_id", flat=True).distinct())
+
