@@ -105,13 +105,14 @@ def test_a_tap_dated_before_a_narrators_correction_is_refused(clock, event, play
 
 def test_a_tap_after_the_recorded_changes_still_counts_from_the_tap(clock, event, player,
                                                                     player_api):
-    """The bound refuses only what is older: two hits in a dead zone, three minutes apart,
-    arriving together, both count from their taps (the second after the first's minute
-    on the ground, which the server recorded when the first arrived)."""
+    """The bound refuses only what is older: two stuns in a dead zone, three minutes apart,
+    arriving together twelve minutes after the first. Both count from their taps: the
+    first one's ten minutes of recovery, recorded as over when it arrived, are counted
+    again from the second, which restarted them (as it would have online)."""
     first = clock.now
     clock.advance(3 * 60)
     second = clock.now
-    clock.advance(4 * 60)
+    clock.advance(9 * 60)
     assert declare(player_api, player, "hit_stunning", first, key="a").status_code == 200
 
     response = declare(player_api, player, "hit_stunning", second, key="b")
@@ -120,7 +121,10 @@ def test_a_tap_after_the_recorded_changes_still_counts_from_the_tap(clock, event
     snap = response.json()["snapshot"]
     assert snap["values"]["combat_loss"] == 2
     recovery = [t for t in snap["timers"] if t["key"] == "combat_recovery"][0]
-    assert recovery["remaining_s"] == 10 * 60 - 4 * 60      # from the second tap
+    assert recovery["remaining_s"] == 10 * 60 - 9 * 60      # from the second tap
+    [line] = JournalEntry.objects.filter(character=player, kind="action", what="hit_stunning",
+                                         detail__tapped_at=second.isoformat())
+    assert len(line.detail["recounted_timers"]) == 1
 
 
 def test_a_septenario_trap_tapped_six_minutes_late_while_the_phone_was_connected(clock,
