@@ -263,3 +263,38 @@ def test_a_confirmation_tapped_before_a_recorded_change_is_refused(clock, event,
     assert done.status_code == 409, done.content
     assert done.json()["error"] == "tap_before_recorded"
     assert snapshot(player_api, player)["state"]["key"] == "coma"
+
+
+def test_another_phone_of_the_same_character_is_not_bound_by_this_ones_contact(clock,
+                                                                              narrator_user):
+    """The proof belongs to the phone that gave it (its session): the player's second phone,
+    out of range since before the tap, still sends its trap late."""
+    event = septenario_event(narrator_user)
+    lucia = personaje(event, narrator_user)
+    online, offline = client_for(lucia.user, "es"), client_for(lucia.user, "es")
+    offline.get(f"/api/characters/{lucia.pk}/", **NOTHING_WAITING)
+    clock.advance(60)
+    tapped = clock.now
+    clock.advance(5 * 60)
+    online.get(f"/api/characters/{lucia.pk}/", **NOTHING_WAITING)
+    clock.advance(60)
+
+    assert declare(online, lucia, "trap_simple", tapped, leaves="paralysed").status_code == 409
+    response = declare(offline, lucia, "trap_simple", tapped, leaves="paralysed")
+    assert response.status_code == 200, response.content
+
+
+@pytest.mark.parametrize("header", [{}, {"HTTP_X_OUTBOX_OLDEST": "yesterday"},
+                                    {"HTTP_X_OUTBOX_OLDEST": "2026-06-06T20:00:00"}])
+def test_a_request_that_does_not_say_what_waits_proves_nothing(clock, narrator_user, header):
+    """No header (a script), an unreadable one, or an instant without its timezone."""
+    event = septenario_event(narrator_user)
+    lucia = personaje(event, narrator_user)
+    api = client_for(lucia.user, "es")
+    clock.advance(60)
+    tapped = clock.now
+    clock.advance(5 * 60)
+    assert api.get(f"/api/characters/{lucia.pk}/", **header).status_code == 200
+    clock.advance(60)
+    response = declare(api, lucia, "trap_simple", tapped, leaves="paralysed")
+    assert response.status_code == 200, response.content
