@@ -144,16 +144,16 @@ def require_after_known(declared: DeclaredAt, *, character: Character,
     if not declared.late:
         return None
     line = _last_change(character.pk)
-    known = []
+    known = []    # (the earliest tap it allows, what it is, its instant)
     if line is not None:   # its creation is the first line of every character
         created = (line.kind, line.what) == ("character", "created")
-        known.append((_counted_at(line), "created" if created else "change"))
+        known.append((_counted_at(line), "created" if created else "change", _counted_at(line)))
     contact = phone_contact_proven(phone)
     if contact is not None:
         # The request that proved it was sent a moment before it arrived.
-        known.append((contact - timedelta(seconds=TAP_TOLERANCE_S), "contact"))
-    at, what = max(known, default=(None, None))
-    if at is not None and declared.tapped_at < at:
+        known.append((contact - timedelta(seconds=TAP_TOLERANCE_S), "contact", contact))
+    bound, what, at = max(known, default=(None, None, None))
+    if bound is not None and declared.tapped_at < bound:
         raise RuleRefused("tap_before_recorded", tapped=_clock_text(declared.tapped_at),
                           at=_clock_text(at), what=BEFORE[what])
     return line.pk if line is not None else None

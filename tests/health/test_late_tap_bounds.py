@@ -146,7 +146,10 @@ def test_a_septenario_trap_tapped_six_minutes_late_while_the_phone_was_connected
     response = declare(api, lucia, "trap_simple", tapped, leaves="paralysed")
 
     refused_unchanged(response, api, lucia, before, journal(lucia))
-    assert "conexión" in response.json()["detail"]
+    assert response.json()["detail"] == (
+        "Pulsado a las 20:01:00 UTC, antes de la última conexión de este teléfono sin nada "
+        "pendiente de enviar (20:06:00 UTC): el servidor no puede contarlo antes. No se ha "
+        "aplicado nada; decláralo de nuevo si sigue valiendo.")
     again = act(api, lucia, "trap_simple", leaves="paralysed")
     assert again.json()["snapshot"]["values"]["paralysed"] is True
 
