@@ -1,7 +1,7 @@
 """What the server knows of a phone's connection, to bound the taps it sends late.
 
-Every request of the app says what its outbox holds (header `X-Outbox-Oldest`: `none`
-when nothing waits, otherwise the instant, on the server's clock, of the oldest write
+Every request of the app, and every heartbeat on its live socket (`outbox_oldest`), says
+what its outbox holds (header `X-Outbox-Oldest`: `none` when nothing waits, otherwise the instant, on the server's clock, of the oldest write
 waiting). A request that arrives at 14:05 saying nothing waits proves that the phone was
 connected at 14:05 with nothing tapped before it left unsent: a declaration it later
 claims to have tapped at 14:01 cannot have waited in its outbox (health/declared_at.py
@@ -57,6 +57,14 @@ def _oldest_waiting(value: str) -> tuple[bool, datetime | None]:
     return True, at
 
 
+def phone_contact_told(*, phone: str | None, value: str, at: datetime) -> None:
+    """A request or a heartbeat (live/consumers.py) of this phone arrived at `at`, saying
+    what its outbox holds (`value`, as the header)."""
+    readable, oldest = _oldest_waiting(value)
+    if phone and readable:
+        phone_contact_record(phone=phone, at=at, oldest_waiting=oldest)
+
+
 def request_phone(request) -> str | None:
     """The phone a request comes from: its login session."""
     session = getattr(request, "session", None)
@@ -79,9 +87,6 @@ class PhoneContactMiddleware:
         arrived = timezone.now()
         response = self.get_response(request)
         value = request.headers.get(HEADER)
-        phone = request_phone(request) if value else None
-        if phone and response.status_code < 500:
-            readable, oldest = _oldest_waiting(value)
-            if readable:
-                phone_contact_record(phone=phone, at=arrived, oldest_waiting=oldest)
+        if value and response.status_code < 500:
+            phone_contact_told(phone=request_phone(request), value=value, at=arrived)
         return response

@@ -10,7 +10,7 @@ export class Offline extends Error {}
 // What the outbox holds, told with every request so that the server can bound the taps
 // this phone sends late (health/phone_contact.py): "none", or the instant on the server's
 // clock of the oldest write waiting (its tap, or when it was queued).
-async function outboxOldest() {
+export async function outboxOldest() {
   try {
     const [oldest] = await outbox.pending();
     if (!oldest) return "none";
