@@ -93,7 +93,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     # What each phone's request proves of its outbox, to bound its late taps.
-    "health.phone_contact.PhoneContactMiddleware",
+    "live.phone_contact.PhoneContactMiddleware",
     # Last, after LocaleMiddleware (refusals are translated) and below every header
     # middleware (refusals carry them). Innermost also because it is synchronous only:
     # Django then runs the whole chain and the view in one thread hop, instead of hopping

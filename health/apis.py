@@ -20,12 +20,12 @@ from players.selectors import (character_by_code, character_seen_as_narrator, ch
                                event_for_narrator, own_character)
 from live.snapshot_cache import character_snapshot_cached
 from live.snapshots import character_for_snapshot, character_row, character_snapshot
+from live.phone_contact import request_phone
 from rulesets import RuleRefused
 
 from . import services, treatments
 from .models import Treatment
 from .outcomes import outcome_table
-from .phone_contact import request_phone
 from .undo import character_action_undo
 from .selectors import character_history, medic_options, treatment_view
 

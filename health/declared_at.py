@@ -21,7 +21,7 @@ countdown at the tap, so a player who waited in a dead zone gets no extra time.
   never judged earlier than the character's latest recorded change (a declaration, a
   treatment, an effect on its state, a narrator's correction or sheet edit), its
   creation, or the last contact of the phone that proves its outbox held nothing older
-  (health/phone_contact.py). An older tap is refused (`tap_before_recorded`), not
+  (live/phone_contact.py). An older tap is refused (`tap_before_recorded`), not
   clamped: what someone recorded meanwhile is never rewound, and a recorded hit's
   deadline is never replaced by an earlier one.
 - A tap after all that is judged on the character's state at the tap (`state_at`): the
@@ -44,11 +44,10 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext_noop
 
 from common.i18n import Labels, label
+from live.phone_contact import phone_contact_proven
 from players.models import Character, Event, JournalEntry
 from players.selectors import event_game_time_at
 from rulesets import DECLARED, CharacterState, RuleRefused
-
-from .phone_contact import phone_contact_proven
 
 TAP_TOLERANCE_S = 5.0
 

@@ -20,7 +20,7 @@ from django.utils import timezone
 from rest_framework.exceptions import APIException
 
 from common.i18n import localize
-from health.phone_contact import phone_contact_told
+from live.phone_contact import phone_contact_told
 from live.snapshot_cache import character_snapshot_cached
 from live.snapshots import (character_row, character_snapshot, characters_for_snapshot,
                             current_versions, event_live_view)
@@ -292,7 +292,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
 
     async def _phone_contact(self, told: str) -> None:
         """A heartbeat that says what the phone's outbox holds proves it was connected now:
-        the bound of the taps it sends late (health/phone_contact.py)."""
+        the bound of the taps it sends late (live/phone_contact.py)."""
         session = self.scope.get("session")
         if self.event_id is None or session is None or not session.session_key:
             return

@@ -62,7 +62,7 @@ AudioContext.prototype.createOscillator = function () { window.__tones += 1; ret
 """
 
 # Real seconds in the dead zone: the server knows when this phone last reached it with
-# nothing waiting (health/phone_contact.py), so a tap cannot be moved back further than
+# nothing waiting (live/phone_contact.py), so a tap cannot be moved back further than
 # that (tests/health/test_late_tap_bounds.py); counting from the tap shows in seconds.
 DEAD_ZONE_S = 12
 

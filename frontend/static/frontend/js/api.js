@@ -8,7 +8,7 @@ import { cookie, newKey } from "./util.js";
 export class Offline extends Error {}
 
 // What the outbox holds, told with every request so that the server can bound the taps
-// this phone sends late (health/phone_contact.py): "none", or the instant on the server's
+// this phone sends late (live/phone_contact.py): "none", or the instant on the server's
 // clock of the oldest write waiting (its tap, or when it was queued).
 export async function outboxOldest() {
   try {

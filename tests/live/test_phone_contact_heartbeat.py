@@ -1,4 +1,4 @@
-"""The live socket's heartbeat proves a phone's contact too (health/phone_contact.py): a
+"""The live socket's heartbeat proves a phone's contact too (live/phone_contact.py): a
 phone that only listens (no request for minutes) but whose heartbeat said its outbox was
 empty cannot send a tap dated before that heartbeat."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from fixtures import connect, next_snapshot
-from health.phone_contact import phone_contact_proven
+from live.phone_contact import phone_contact_proven
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
