@@ -31,7 +31,8 @@ STATUS_BY_CODE = {
     "end_not_applicable": 400, "chrony_speed_or_energy": 400,
     # The games of an airsoft day (schedule/services/games.py).
     "game_option_unknown": 400, "game_option_invalid": 400,
-    # A declaration tapped offline (health/declared_at.py); tap_while_paused is a 409.
+    # A declaration tapped offline (health/declared_at.py); tap_while_paused and
+    # tap_before_recorded are 409s.
     "tap_in_future": 400,
     # Personal data (players/privacy_services.py); personal_data_purged is a 409.
     "erase_not_confirmed": 400, "retention_days_invalid": 400,

@@ -78,6 +78,9 @@ MESSAGES = {
         "clock is wrong. Nothing was applied; declare it again."),
     "tap_while_paused": gettext_noop(
         "The game was paused when this was tapped ({tapped}): nothing was applied."),
+    "tap_before_recorded": gettext_noop(
+        "Tapped at {tapped}, before {what} ({at}): the server cannot count it earlier than "
+        "that. Nothing was applied; declare it again if it still holds."),
     "game_not_paused": gettext_noop("The game is already running."),
     "game_already_paused": gettext_noop("The game is already paused."),
     "not_declarable": gettext_noop("You cannot declare {action} yourself."),

@@ -115,6 +115,8 @@ MIDDLEWARE = [
     # Any API request of a logged-in phone is a contact (real-world safety's "last seen");
     # synchronous like the next one, so the chain still hops to a thread once.
     "safety.contact.LastSeenMiddleware",
+    # What each phone's request proves of its outbox, to bound its late taps.
+    "live.phone_contact.PhoneContactMiddleware",
     # Last, after LocaleMiddleware (refusals are translated) and below every header
     # middleware (refusals carry them). Innermost also because it is synchronous only:
     # Django then runs the whole chain and the view in one thread hop, instead of hopping

@@ -20,6 +20,7 @@ from players.selectors import (character_by_code, character_seen_as_narrator, ch
                                event_for_narrator, own_character)
 from live.snapshot_cache import character_snapshot_cached
 from live.snapshots import character_for_snapshot, character_row, character_snapshot
+from live.phone_contact import request_phone
 from rulesets import RuleRefused
 
 from . import services, treatments
@@ -86,7 +87,8 @@ class CharacterActionApi(APIView):
 
         def run():
             events = services.character_act(character=character, by=request.user,
-                                            as_narrator=as_narrator, **data.validated_data)
+                                            as_narrator=as_narrator, phone=request_phone(request),
+                                            **data.validated_data)
             return answer(request, {"events": events, "snapshot": _snapshot(character.pk)})
         return idempotent(request, run)
 
@@ -143,21 +145,28 @@ class TreatmentApi(APIView):
                                               timezone.now()))
 
 
-def _finish(request, treatment_id: int, service):
+def _finish(request, treatment_id: int, service, **given):
     """Complete or abort one of the caller's treatments (idempotent)."""
     treatment = _medics_treatment(request, treatment_id)
 
     def run():
-        done = service(treatment=treatment, by=request.user)
+        done = service(treatment=treatment, by=request.user, **given)
         return answer(request, treatment_view(done, timezone.now()))
     return idempotent(request, run)
 
 
 class TreatmentCompleteApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=None, summary="Confirm a treatment played for its full duration. "
-                   "Idempotency-Key header.")
+    class CompleteInput(serializers.Serializer):
+        # When the medic tapped "done", on the server's clock (a confirmation sent late).
+        tapped_at = serializers.DateTimeField(required=False)
+
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=CompleteInput, summary="Confirm a treatment played for its full "
+                   "duration, at the instant of the tap (`tapped_at`). Idempotency-Key header.")
     def post(self, request, treatment_id):
-        return _finish(request, treatment_id, treatments.treatment_complete)
+        data = self.CompleteInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        return _finish(request, treatment_id, treatments.treatment_complete,
+                       phone=request_phone(request), **data.validated_data)
 
 
 class TreatmentAbortApi(APIView):

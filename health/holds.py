@@ -17,7 +17,7 @@ from players.models import Character
 from rulesets import CharacterState, Outcome, RuleRefused
 
 from .models import HealthState
-from .services import _advance_locked, _after_commit, _lock, _record
+from .services import character_lock, due_timers_record, state_publish_on_commit, state_record
 
 REASON_MAX = 200
 KIND = "real_injury"
@@ -36,26 +36,26 @@ def _clean_reason(reason: str) -> str:
 def character_hold(*, character: Character, reason: str, by) -> HealthState:
     """Out for real, with why. Already out: unchanged (the first reason stands)."""
     reason = _clean_reason(reason)
-    health = _lock(character.pk)
+    health = character_lock(character.pk)
     if health.held_since_s is not None:
         return health
     event, now = health.event, timezone.now()
-    _advance_locked(health, event, now)        # what fell due before the injury stands
+    due_timers_record(health, event, now)        # what fell due before the injury stands
     game_s = event.game_time(now)
     frozen = dict(health.timers)
     health.held_since_s, health.held_reason, health.held_timers = game_s, reason, frozen
     state = CharacterState(health.status, {}, dict(health.values))
-    _record(health=health, event=event, now=now, by=by, kind=KIND, what="held",
+    state_record(health=health, event=event, now=now, by=by, kind=KIND, what="held",
             outcome=Outcome(state, [{"kind": "out_for_real", "reason": reason, "timers": frozen}]),
             detail={"reason": reason})
-    _after_commit(health, event)
+    state_publish_on_commit(health, event)
     return health
 
 
 @transaction.atomic
 def character_release(*, character: Character, by) -> HealthState:
     """Back in the game: each timer resumes from where it was. Not out: unchanged."""
-    health = _lock(character.pk)
+    health = character_lock(character.pk)
     if health.held_since_s is None:
         return health
     event, now = health.event, timezone.now()
@@ -64,10 +64,10 @@ def character_release(*, character: Character, by) -> HealthState:
     reason = health.held_reason
     health.held_since_s, health.held_reason, health.held_timers = None, "", {}
     state = CharacterState(health.status, timers, dict(health.values))
-    _record(health=health, event=event, now=now, by=by, kind=KIND, what="lifted",
+    state_record(health=health, event=event, now=now, by=by, kind=KIND, what="lifted",
             outcome=Outcome(state, [{"kind": "back_in_game", "held_s": round(held_s, 3)}]),
             detail={"reason": reason, "held_s": round(held_s, 3)})
-    _after_commit(health, event)
+    state_publish_on_commit(health, event)
     return health
 
 

@@ -22,7 +22,7 @@ from rulesets import DECLARED, ENDING, Outcome, RuleRefused
 
 from . import observers
 from .checks import state_kept_private
-from .declared_at import declared_instant
+from .declared_at import declared_instant, require_after_known, state_at
 from .models import HealthState, Treatment
 from .observers import Recorded
 from .scheduling import deadlines_queue_on_commit
@@ -279,10 +279,11 @@ def game_running_require(event: Event, as_narrator: bool) -> None:
 
 @transaction.atomic
 def character_act(*, character: Character, action: str, params: dict | None, by,
-                  as_narrator: bool, tapped_at=None) -> list[dict]:
+                  as_narrator: bool, tapped_at=None, phone: str | None = None) -> list[dict]:
     """A player declares what happened to their character, or a narrator acts on it.
     `tapped_at`: when the phone's tap was, on the server's clock (health/declared_at.py);
-    a tap that waited in a phone's outbox counts from then.
+    a tap that waited in a phone's outbox counts from then, bounded by what the server
+    knows of the character and of the phone (`phone`, its login session).
 
     Fans out: state_record notifies health.observers.states_recorded and this service
     health.observers.action_declared; the apps that react are in the table of
@@ -300,15 +301,15 @@ def character_act(*, character: Character, action: str, params: dict | None, by,
     if health.held_since_s is not None:     # out for real (health/holds.py)
         raise RuleRefused("out_for_real", name=health.character.name, reason=health.held_reason)
     # A declaration sees what the phone shows at this instant: the timers due now expired
-    # (rulesets/instants.py; "après le compte de ces 10 secondes"). A late one lands on
-    # the state as it stands on arrival (what was recorded since is never rewound), its
-    # own timers counted from the tap.
+    # (rulesets/instants.py; "après le compte de ces 10 secondes"). A late one is never
+    # older than what was recorded since (refused), and is judged on the state at its tap.
     due_timers_record(health, event, now)
-    outcome = rules.apply(health.as_core(), health.character.sheet, action, declared.game_s,
+    judged, rewound = late_state(declared, health=health, event=event, phone=phone)
+    outcome = rules.apply(judged, health.character.sheet, action, declared.game_s,
                           params=params)
     state_record(health=health, event=event, outcome=outcome, kind="action", what=action, by=by,
                  now=now, detail={"params": params or {}, "as_narrator": as_narrator,
-                             **declared.journal()}, game_s=declared.game_s)
+                                  **declared.journal(), **rewound}, game_s=declared.game_s)
     events = outcome.events
     if declared.late:
         # Counted from the tap, a deadline may be past already: it applies now, at its
@@ -319,6 +320,21 @@ def character_act(*, character: Character, action: str, params: dict | None, by,
     observers.action_declared.notify(character=character, event=event, action=action, now=now,
                                      by=by)
     return events
+
+
+def late_state(declared, *, health: HealthState, event: Event, phone: str | None,
+               seen_by: str = DECLARED) -> tuple:
+    """The state a declaration is judged on, on a locked row brought up to now: the
+    current one, or for a late tap the state at the tap, after refusing a tap older than
+    what the server knows (health/declared_at.py). Also what its journal line keeps of the
+    timers counted again from the tap."""
+    if not declared.late:
+        return health.as_core(), {}
+    since = require_after_known(declared, character=health.character, phone=phone)
+    judged, rewound = state_at(current=health.as_core(), rules=event.rules(),
+                               sheet=health.character.sheet, character_id=health.pk,
+                               since_line=since, game_s=declared.game_s, seen_by=seen_by)
+    return judged, ({"recounted_timers": rewound} if rewound else {})
 
 
 def characters_lock(character_ids) -> dict[int, HealthState]:

@@ -11,14 +11,15 @@ from django.utils.translation import gettext_noop
 from common.i18n import Labels
 from players.models import Character, Event
 from players.services import character_kit_spend, journal_write
-from rulesets import ENDING, RuleRefused
+from rulesets import DECLARED, ENDING, RuleRefused
 
 from .checks import outcome_known, require_actor_able, require_kit, state_kept_private
+from .declared_at import declared_instant
 from .models import Treatment
 # The public helpers every write to health uses (services.py): lock, apply what is due,
 # record, publish.
 from .services import (character_lock, due_timers_publish, due_timers_record, game_running_require,
-                       snapshots_changed, state_publish_on_commit, state_record)
+                       late_state, snapshots_changed, state_publish_on_commit, state_record)
 
 
 @transaction.atomic
@@ -65,20 +66,26 @@ def _open_treatment(treatment: Treatment) -> Treatment:
 
 
 @transaction.atomic
-def treatment_complete(*, treatment: Treatment, by) -> Treatment:
+def treatment_complete(*, treatment: Treatment, by, tapped_at=None,
+                       phone: str | None = None) -> Treatment:
     """The medic confirms the full duration was played. The rules are checked against the
-    patient's state now, at completion (a Wounded patient who fell into a coma meanwhile
-    is still treated; a dead one is not).
+    patient's state at completion (a Wounded patient who fell into a coma meanwhile is
+    still treated; a dead one is not). A confirmation tapped in a dead zone (`tapped_at`,
+    health/declared_at.py) is judged at its tap, on the patient's state then, with the
+    same bounds as a late declaration: a first aid confirmed before the coma began beats
+    it, however late it reaches the server.
 
     Fans out through state_record: the reactions registered to
     health.observers.states_recorded (combat, effects, push; the table in
     docs/architecture.md) run in this transaction."""
     treatment = _open_treatment(treatment)
     event = treatment.event
-    game_running_require(event, as_narrator=False)
     rules = event.rules()
     now = timezone.now()
-    game_s = event.game_time(now)
+    declared = declared_instant(event=event, tapped_at=tapped_at, now=now, as_narrator=False)
+    if not declared.late:
+        game_running_require(event, as_narrator=False)
+    game_s = declared.game_s
     if game_s < treatment.ready_game_s:
         raise RuleRefused("not_ready", action=rules.ruleset.actions[treatment.action]["labels"],
                           remaining=str(int(treatment.ready_game_s - game_s + 0.999)))
@@ -86,9 +93,12 @@ def treatment_complete(*, treatment: Treatment, by) -> Treatment:
     kit = require_kit(rules, treatment.action, medic)
     health = character_lock(treatment.patient_id)
     # Running before the instant and ending at it: in time for a deadline due now (A8).
-    due_timers_record(health, event, now, seen_by=ENDING)
+    # A late one: the patient's state as it stands now, then as it was at the tap.
+    due_timers_record(health, event, now, seen_by=DECLARED if declared.late else ENDING)
+    judged, recounted = late_state(declared, health=health, event=event, phone=phone,
+                                   seen_by=ENDING)
     with state_kept_private(rules, treatment.action):
-        outcome = rules.apply(health.as_core(), health.character.sheet, treatment.action,
+        outcome = rules.apply(judged, health.character.sheet, treatment.action,
                               game_s, params=treatment.params, actor_sheet=medic.sheet,
                               seen_by=ENDING)
     if kit:
@@ -108,7 +118,10 @@ def treatment_complete(*, treatment: Treatment, by) -> Treatment:
     state_record(health=health, event=event, outcome=outcome, kind="treatment",
                  what=f"{treatment.action}:completed", by=by, now=now,
                  detail={"treatment": treatment.pk, "medic": medic.name, "level": treatment.level,
-                         "kit_used": kit})
+                         "kit_used": kit, **declared.journal(), **recounted}, game_s=game_s)
+    if declared.late:
+        # Counted from the tap, a deadline may be past already: it applies now.
+        due_timers_record(health, event, now)
     state_publish_on_commit(health, event)
     if kit and medic.pk != health.pk:
         snapshots_changed(character_ids=[medic.pk])  # the medic's sheet shows one kit less

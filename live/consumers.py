@@ -11,6 +11,7 @@ import math
 import time
 from urllib.parse import parse_qs
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
@@ -20,6 +21,7 @@ from rest_framework.exceptions import APIException
 
 from common.i18n import localize
 from common.numbers import whole_number
+from live.phone_contact import phone_contact_told
 from live.snapshot_cache import character_snapshot_cached
 from live.snapshots import (character_row, character_snapshot, characters_for_snapshot,
                             current_versions, event_live_view)
@@ -335,6 +337,15 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         await self.close(code=4403)
         return False
 
+    async def _phone_contact(self, told: str) -> None:
+        """A heartbeat that says what the phone's outbox holds proves it was connected now:
+        the bound of the taps it sends late (live/phone_contact.py)."""
+        session = self.scope.get("session")
+        if self.event_id is None or session is None or not session.session_key:
+            return
+        await sync_to_async(phone_contact_told)(phone=session.session_key, value=told,
+                                                at=timezone.now())
+
     async def _leave(self) -> None:
         groups, self.groups_joined = self.groups_joined, []
         for group in groups:
@@ -363,6 +374,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive_json(self, content, **kwargs):
         if isinstance(content, dict) and content.get("type") == "ping":
+            if isinstance(content.get("outbox_oldest"), str):
+                await self._phone_contact(content["outbox_oldest"][:64])
             if "versions" in content:
                 await self._answer_heartbeat(_held(content["versions"]))
             # The phone estimates its clock offset from the round trip of this message.

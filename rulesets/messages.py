@@ -44,7 +44,7 @@ REFUSAL_CODES = frozenset((
     "race_finger_taken", "race_not_ended", "race_already_returned", "race_deposit_kept",
     "race_disqualified", "race_not_team", "race_checkpoint_exists",
     "race_course_exists", "race_already_ended", "romper_breaker", "romper_too_late",
-    "tap_in_future", "tap_while_paused",
+    "tap_in_future", "tap_while_paused", "tap_before_recorded",
     "erase_not_confirmed", "retention_days_invalid", "personal_data_purged",
     "sheet_number", "sheet_choice", "database_unavailable",
     "help_taken", "help_closed", "out_for_real",

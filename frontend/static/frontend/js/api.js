@@ -7,8 +7,23 @@ import { cookie, newKey } from "./util.js";
 
 export class Offline extends Error {}
 
+// What the outbox holds, told with every request so that the server can bound the taps
+// this phone sends late (live/phone_contact.py): "none", or the instant on the server's
+// clock of the oldest write waiting (its tap, or when it was queued).
+export async function outboxOldest() {
+  try {
+    const [oldest] = await outbox.pending();
+    if (!oldest) return "none";
+    return (oldest.body && oldest.body.tapped_at) || new Date(oldest.created + clock.offsetMs).toISOString();
+  } catch {
+    return null;   // no IndexedDB (a private window): the request proves nothing
+  }
+}
+
 export async function request(method, url, body, key) {
   const headers = { Accept: "application/json", "Accept-Language": lang };
+  const oldest = await outboxOldest();
+  if (oldest) headers["X-Outbox-Oldest"] = oldest;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (method !== "GET") headers["X-CSRFToken"] = cookie("csrftoken");
   if (key) headers["Idempotency-Key"] = key;

@@ -11,6 +11,7 @@
 // how long to come back (`{"type": "busy", "retry_after_ms": n}`) and closes with 4013:
 // the phone waits that long (plus a little jitter) instead of its own backoff, and shows
 // that it is reconnecting, nothing more.
+import { outboxOldest } from "./api.js";
 import { clock } from "./clock.js";
 import { lang } from "./i18n.js";
 
@@ -88,10 +89,18 @@ export class Live {
     };
   }
 
-  ping({ heartbeat = false } = {}) {
+  // The heartbeat also says what the outbox holds: the server's proof that this phone
+  // was connected with nothing older waiting, which bounds the taps it sends late.
+  async ping({ heartbeat = false } = {}) {
     if (!this.isOpen()) return;
     const ping = { type: "ping", client_time: Date.now() };
-    if (heartbeat) ping.versions = Object.fromEntries(this.versions);
+    if (heartbeat) {
+      ping.versions = Object.fromEntries(this.versions);
+      const oldest = await outboxOldest();
+      if (oldest) ping.outbox_oldest = oldest;
+      if (!this.isOpen()) return;
+      ping.client_time = Date.now();
+    }
     this.socket.send(JSON.stringify(ping));
   }
 

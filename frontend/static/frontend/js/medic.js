@@ -2,8 +2,9 @@
 // or the short code typed), choose among the treatments the medic's sheet allows, run the treatment's
 // timer on screen, then confirm or abort. The patient's health is never shown here unless
 // the rules reveal it (an analysis, or a treatment whose result they decide: a surgery).
-import { get, send } from "./api.js";
+import { get, onOutbox, pendingWrites, send } from "./api.js";
 import { alertNow, keepAwake } from "./alerts.js";
+import { clock } from "./clock.js";
 import { countdownElement, countdownPhrase, secondsLeft, startTicking } from "./countdown.js";
 import { colon, t } from "./i18n.js";
 import { said } from "./outcome.js";
@@ -75,12 +76,31 @@ export async function show(root, { id, params, context }) {
     options = [];
   }
 
+  // A confirmation carries its tap: sent late from a dead zone, the server judges it at
+  // the tap (a first aid confirmed before the coma beats it).
   async function finish(verb) {
-    const answer = await send(treatment.label, "POST", `/api/treatments/${treatment.id}/${verb}/`);
-    message = said(answer, { refused: null });
+    const body = verb === "complete" ? { tapped_at: new Date(clock.now()).toISOString() } : undefined;
+    const url = `/api/treatments/${treatment.id}/${verb}/`;
+    const answer = await send(treatment.label, "POST", url, body);
+    if (answer.queued) waiting.add(url);
+    answered(answer);
+  }
+
+  function answered(answer, late = false) {
+    message = said(answer, { refused: null, done: late ? () => t("Sent: the server recorded it.") : null });
     if (answer.ok) closed(answer.data);
     render();
   }
+
+  // A confirmation or abort that waited for the network: the screen says what came of it
+  // as soon as the outbox has the server's answer (also one queued before a reload).
+  const waiting = new Set();
+  pendingWrites().then((items) => {
+    for (const item of items) if (item.url.startsWith("/api/treatments/")) waiting.add(item.url);
+  });
+  const stopListening = onOutbox((items, done) => {
+    if (done && waiting.delete(done.item.url)) answered(done.answer, true);
+  });
 
   // The patient may die while the medic works on them (their agony runs out, a Golpe
   // Mortal, a narrator): the server closes the treatment, and this screen asks now and
@@ -92,7 +112,7 @@ export async function show(root, { id, params, context }) {
     const asked = treatment.id;
     const answer = await get(`/api/treatments/${asked}/`).catch(() => null);
     if (!answer || !answer.ok || !treatment || treatment.id !== asked) return;
-    if (answer.data.status !== "running") { closed(answer.data); render(); }
+    if (answer.data.status !== "running") { message = null; closed(answer.data); render(); }
   }
 
   async function scan() {
@@ -202,5 +222,5 @@ export async function show(root, { id, params, context }) {
     button.disabled = !ready;
     if (ready && !readyAlerted) { readyAlerted = true; alertNow(); }
   });
-  return () => { active = false; stopTicking(); stopScan(); keepAwake(false); };
+  return () => { active = false; stopTicking(); stopListening(); stopScan(); keepAwake(false); };
 }
