@@ -5,114 +5,32 @@ Who is let in while a crowd connects, and who is told to come back, is live/admi
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import math
 import time
 from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
-from django.db import close_old_connections
 from django.utils import timezone
-from rest_framework.exceptions import APIException
 
 from common.i18n import localize
 from common.numbers import whole_number
 from live.phone_contact import phone_contact_told
-from live.snapshot_cache import character_snapshot_cached
-from live.snapshots import (character_row, character_snapshot, characters_for_snapshot,
-                            current_versions, event_live_view)
 from rulesets.messages import DEFAULT_LANGUAGE, LANGUAGES
 
-from live import admission, broadcast, observers, watch
-from live.access import still_allowed
-from live.auth import session_user
-from live.publish import character_group, narrators_group, user_group
-from players.models import Event
-from players.selectors import character_seen_as_narrator, event_for_narrator
+from live import admission, broadcast, watch
+from live.consumer_reads import (_behind, _character_first, _event_access, _event_first, _phone_seen,
+                                 _still_allowed)
+from live.publish import character_group, user_group
 
-
-def concurrent_db(func):
-    """Connecting phones query the database concurrently (not on one shared thread): a
-    crowd reconnecting at once would otherwise wait in a single queue."""
-    @functools.wraps(func)
-    def closing(*args, **kwargs):
-        try:
-            return func(*args, **kwargs)
-        finally:
-            # database_sync_to_async closes connections outside the context the query ran
-            # in (asgiref runs it in a copied context), so it never sees this one: each
-            # websocket would keep a pooled PostgreSQL connection until the pool runs dry.
-            close_old_connections()
-    return database_sync_to_async(closing, thread_sensitive=False)
 
 logger = logging.getLogger(__name__)
 
 
 class _Gone(Exception):
     """The phone hung up while its connect waited: its work is dropped."""
-
-
-@concurrent_db
-def _event_access(session, event_id: int):
-    user = session_user(session)
-    if not user.is_authenticated:
-        return None
-    try:
-        event = event_for_narrator(user, event_id)
-    except APIException:
-        return None
-    # The user's group: told when this narrator's access shrinks (a role removed).
-    return event.pk, [narrators_group(event.pk), user_group(user.pk)]
-
-
-@concurrent_db
-def _character_first(session, character_id: int):
-    """(its event id, its snapshot, the narrator's user id or None, its player's user id or
-    None) for a phone that may watch this character, else None: the session, the access
-    check and the snapshot read two rows in all when the snapshot is in the cache
-    (live/snapshot_cache.py): the session's, and the character's with its player's user."""
-    character = character_row(character_id)
-    user = session_user(session, known=character.user if character else None)
-    if not user.is_authenticated:
-        return None
-    try:
-        as_narrator = character_seen_as_narrator(user, character)
-    except APIException:
-        return None
-    if not as_narrator:     # the player's own phone: a contact
-        observers.phone_seen.notify(user_id=user.pk)
-    first = {"type": "snapshot", "snapshot": character_snapshot_cached(character, timezone.now())}
-    return (character.event_id, first, user.pk if as_narrator else None,
-            None if as_narrator else user.pk)
-
-
-_still_allowed = concurrent_db(still_allowed)
-
-
-@concurrent_db
-def _phone_seen(user_id: int) -> None:
-    observers.phone_seen.notify(user_id=user_id)
-
-
-@concurrent_db
-def _event_first(event_id: int):
-    event = Event.objects.filter(pk=event_id).first()
-    return None if event is None else {"type": "event_snapshot", **event_live_view(event, timezone.now())}
-
-
-@concurrent_db
-def _behind(event_id: int, held: dict[int, int]) -> list[dict]:
-    """Fresh snapshots of the held characters whose version is not the server's."""
-    stale = [pk for pk, version in current_versions(event_id, held).items() if held[pk] != version]
-    if not stale:
-        return []
-    event = Event.objects.get(pk=event_id)
-    now = timezone.now()
-    return [character_snapshot(c, now) for c in characters_for_snapshot(event, now, pk__in=stale)]
 
 
 # A ping is about 50 characters; with the versions of 3,000 characters (a narrators'

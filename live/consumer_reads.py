@@ -1,0 +1,92 @@
+"""The live consumer's database reads (live/consumers.py), each in a small function run
+on a thread of its own: the consumer stays transport only."""
+from __future__ import annotations
+
+import functools
+
+from channels.db import database_sync_to_async
+from django.db import close_old_connections
+from django.utils import timezone
+from rest_framework.exceptions import APIException
+
+from live import observers
+from live.access import still_allowed
+from live.auth import session_user
+from live.publish import narrators_group, user_group
+from live.snapshot_cache import character_snapshot_cached
+from live.snapshots import character_row, character_snapshot, characters_for_snapshot, current_versions, event_live_view
+from players.models import Event
+from players.selectors import character_seen_as_narrator, event_for_narrator
+
+
+def concurrent_db(func):
+    """Connecting phones query the database concurrently (not on one shared thread): a
+    crowd reconnecting at once would otherwise wait in a single queue."""
+    @functools.wraps(func)
+    def closing(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        finally:
+            # database_sync_to_async closes connections outside the context the query ran
+            # in (asgiref runs it in a copied context), so it never sees this one: each
+            # websocket would keep a pooled PostgreSQL connection until the pool runs dry.
+            close_old_connections()
+    return database_sync_to_async(closing, thread_sensitive=False)
+
+@concurrent_db
+def _event_access(session, event_id: int):
+    user = session_user(session)
+    if not user.is_authenticated:
+        return None
+    try:
+        event = event_for_narrator(user, event_id)
+    except APIException:
+        return None
+    # The user's group: told when this narrator's access shrinks (a role removed).
+    return event.pk, [narrators_group(event.pk), user_group(user.pk)]
+
+
+@concurrent_db
+def _character_first(session, character_id: int):
+    """(its event id, its snapshot, the narrator's user id or None, its player's user id or
+    None) for a phone that may watch this character, else None: the session, the access
+    check and the snapshot read two rows in all when the snapshot is in the cache
+    (live/snapshot_cache.py): the session's, and the character's with its player's user."""
+    character = character_row(character_id)
+    user = session_user(session, known=character.user if character else None)
+    if not user.is_authenticated:
+        return None
+    try:
+        as_narrator = character_seen_as_narrator(user, character)
+    except APIException:
+        return None
+    if not as_narrator:     # the player's own phone: a contact
+        observers.phone_seen.notify(user_id=user.pk)
+    first = {"type": "snapshot", "snapshot": character_snapshot_cached(character, timezone.now())}
+    return (character.event_id, first, user.pk if as_narrator else None,
+            None if as_narrator else user.pk)
+
+
+_still_allowed = concurrent_db(still_allowed)
+
+
+@concurrent_db
+def _phone_seen(user_id: int) -> None:
+    observers.phone_seen.notify(user_id=user_id)
+
+
+@concurrent_db
+def _event_first(event_id: int):
+    event = Event.objects.filter(pk=event_id).first()
+    return None if event is None else {"type": "event_snapshot", **event_live_view(event, timezone.now())}
+
+
+@concurrent_db
+def _behind(event_id: int, held: dict[int, int]) -> list[dict]:
+    """Fresh snapshots of the held characters whose version is not the server's."""
+    stale = [pk for pk, version in current_versions(event_id, held).items() if held[pk] != version]
+    if not stale:
+        return []
+    event = Event.objects.get(pk=event_id)
+    now = timezone.now()
+    return [character_snapshot(c, now) for c in characters_for_snapshot(event, now, pk__in=stale)]
