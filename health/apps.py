@@ -23,5 +23,6 @@ class HealthConfig(AppConfig):
         from players import privacy
 
         from .models import HealthState, Treatment
-        privacy.texts_declare(HealthState, not_personal=("status", "timers", "values"))
+        privacy.texts_declare(HealthState, not_personal=("status", "timers", "values", "held_timers"),
+                              scrubbed=("held_reason",), event="character__event_id")
         privacy.texts_declare(Treatment, not_personal=("action", "level", "params", "status", "result"))
