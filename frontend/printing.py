@@ -3,18 +3,22 @@ page), new login codes as a separate, confirmed act, and the ruleset's paper cas
 Printing never changes a code (players/login_cards.py)."""
 from __future__ import annotations
 
-import json
+import io
 
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from common.errors import request_language
+from common.errors import refusal_status, request_language
+from common.i18n import refusal_text
+from common.parsers import JSONParser
 from players.login_cards import CardCodesUnreadable, login_card_replace, login_cards_replace_all
 
 from . import cards_pdf
 from .cards import PER_PAGE, with_qr_svgs, card_words, event_cards, event_casualty_card, per_page_choice
 from .print_words import CARD, PAGE, words
+from rulesets import RuleRefused
+
 from .views import _narrated_event
 
 
@@ -74,12 +78,12 @@ def character_cards_pdf(request, event_id):
     return response
 
 
-def _json_body(request) -> dict:
-    """The form's fields sent as JSON (a script, the tests' clients)."""
-    try:
-        data = json.loads(request.body or b"{}")
-    except ValueError:
-        return {}
+def _fields(request) -> dict:
+    """The form's fields, or the same sent as JSON (a script, the tests' clients), read by
+    the API's own strict parser: what no database can store is refused before anything."""
+    if request.POST or not request.body:
+        return request.POST
+    data = JSONParser().parse(io.BytesIO(request.body))
     return data if isinstance(data, dict) else {}
 
 
@@ -91,7 +95,12 @@ def new_codes(request, event_id):
     if event is None:
         raise Http404
     page = words(PAGE, request_language(request))
-    data = request.POST if request.POST else _json_body(request)
+    try:
+        data = _fields(request)
+    except RuleRefused as refused:
+        return JsonResponse({"error": refused.code,
+                             "detail": refusal_text(refused, request_language(request))},
+                            status=refusal_status(refused))
     target = str(data.get("character", ""))
     if data.get("confirm") not in ("yes", True):
         return HttpResponse(page["not_confirmed"], status=400, content_type="text/plain; charset=utf-8")
