@@ -561,6 +561,11 @@ MATRIX = [
     ("manifest.webmanifest", "get", "/manifest.webmanifest", None, everyone(200)),
     ("sw.js", "get", "/sw.js", None, everyone(200)),
     ("healthz", "get", "/healthz", None, everyone(200)),
+    # The event's certificate authority for phones (docs/field-network.md): public, and
+    # 404 where `./run --https` made none (the world below has none).
+    ("field/ca/", "get", "/field/ca/", None, everyone(404)),
+    ("^field/ca\\.(?P<encoding>crt|pem)$", "get", "/field/ca.crt", None, everyone(404)),
+    ("^field/ca\\.(?P<encoding>crt|pem)$", "get", "/field/ca.pem", None, everyone(404)),
     ("jsi18n/<str:lang>/", "get", "/jsi18n/fr/", None, everyone(200)),
     ("", "get", "/", None, everyone(200)),
     # The airsoft club's register and chrony: organisers (narrators) of the event; a
@@ -735,6 +740,7 @@ def test_each_row_names_its_route_and_every_role(route, method, url, body, expec
 def world(clock, settings, tmp_path, event, narrator_user, player, other_player, medic):
     """Made with the services, not through clients: each test builds only its role's."""
     settings.VAR_DIR = tmp_path  # the push key endpoint generates its key here
+    settings.FIELD_CA_CERT = tmp_path / "field-tls" / "ca.pem"   # none made
     stranger = get_user_model().objects.create_user(username="narrator2", is_staff=True)
     character_create(event=event_create(name="Other GN", ruleset="gn_fr", by=stranger),
                      name="Zoé", by=stranger)
