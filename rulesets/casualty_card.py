@@ -9,6 +9,7 @@ the event's options are decided here, the rest is left to the rulebook.
 from __future__ import annotations
 
 from .elements import split_element
+from .engine import UnknownOption
 from .messages import pick
 
 
@@ -22,17 +23,26 @@ def duration_text(seconds) -> str:
     return " ".join(p for p in parts if p) or "0 s"
 
 
+def _option(options: dict, name: str):
+    """The event's value of a declared option (the loader checked every name the data
+    uses): an undeclared one is a mistake, never a silent default (Rules.option)."""
+    try:
+        return options[name]
+    except KeyError:
+        raise UnknownOption(f"no option '{name}' in this event's options") from None
+
+
 def _applies(params: dict, options: dict) -> bool:
     """Whether an element's option conditions hold for this event (others are runtime)."""
-    if "when_option" in params and not options.get(params["when_option"]):
+    if "when_option" in params and not _option(options, params["when_option"]):
         return False
-    if "unless_option" in params and options.get(params["unless_option"]):
+    if "unless_option" in params and _option(options, params["unless_option"]):
         return False
-    return all(options.get(k) == v for k, v in (params.get("when_option_is") or {}).items())
+    return all(_option(options, k) == v for k, v in (params.get("when_option_is") or {}).items())
 
 
 def _value(raw, options: dict):
-    return options.get(raw[1:]) if isinstance(raw, str) and raw.startswith("$") else raw
+    return _option(options, raw[1:]) if isinstance(raw, str) and raw.startswith("$") else raw
 
 
 def _duration(raw, options: dict, lang: str, level_words: dict) -> str | None:
