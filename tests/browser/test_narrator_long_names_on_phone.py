@@ -109,6 +109,9 @@ def test_long_names_and_states_are_whole_on_a_phone(server_url, phone):
         scroll_list(page, where)
         assert page.evaluate(CUT) == []
     expect(page.locator(".char-row .row-state", has_text="En pleine forme").first).to_be_visible()
+    # The "next to fall" strip names them whole too.
+    assert page.locator(".fall .fall-name").evaluate_all("""(names) => names.filter((el) =>
+        el.scrollWidth > el.clientWidth + 0.5 || getComputedStyle(el).textOverflow === 'ellipsis').map((el) => el.textContent)""") == []
     scroll_list(page, "0")
     screenshot(page, "narrator-300-phone")
 
