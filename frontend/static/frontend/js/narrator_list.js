@@ -2,7 +2,8 @@
 // or team, one chip per state with its count (a tap filters), the selection the push sheet
 // acts on, the "next to fall" strip, and one compact row per character. Only the rows on
 // screen (and a margin) are in the page: every row has the same height, so the position of
-// the n-th is known without drawing the others, and 3,000 characters scroll like 30.
+// the n-th is known without drawing the others, and 3,000 characters scroll like 30. That
+// height is the stylesheet's (--row-h): taller when a name shown needs two lines.
 import { limbStatus } from "./body.js";
 import { countdownElement, phraseParts } from "./countdown.js";
 import { colon, lang, t } from "./i18n.js";
@@ -10,7 +11,7 @@ import { nextToFall } from "./next_to_fall.js";
 import { phoneMark, phoneWhy } from "./phone_readiness.js";
 import { h, mount } from "./util.js";
 
-export const ROW_HEIGHT = 56;   // px; the stylesheet's .char-row says the same
+const FALLBACK_ROW_HEIGHT = 80;   // px, if the stylesheet is not there yet
 const MARGIN_ROWS = 8;          // drawn above and below the visible rows: a fast flick shows no gap
 
 // "Vipères" is found by "viperes": searches ignore case and accents.
@@ -56,17 +57,21 @@ export function liveList({ characters, ruleset, selected, onSelection, phone = (
       changed();
     } });
   const none = h("button", { type: "button", class: "select-none", onclick: () => { selected.clear(); changed(); } }, t("Untick all"));
-  const bar = h("div", { class: "selection-bar" }, h("label", { class: "select-all" }, all, counts), none);
+  // Rows ticked earlier that the search or the filter now hides: still on the sheet's list,
+  // so said, with "Untick all" beside.
+  const hiddenTicked = h("span", { class: "hidden-ticked", role: "status", hidden: true });
+  const bar = h("div", { class: "selection-bar" }, h("label", { class: "select-all" }, all, counts), none, hiddenTicked);
   const strip = nextToFall({ onPick: (cid) => reveal(cid) });
   const spacer = h("div", { class: "list-spacer" });
   const box = h("div", { class: "list-box", role: "list", "aria-label": t("Characters") }, spacer);
   const element = h("section", { class: "card live-list" },
     h("div", { class: "list-tools" }, search, sort), chips, bar, strip.element, box);
 
+  let rowHeight = FALLBACK_ROW_HEIGHT;
   box.addEventListener("scroll", () => {
     if (!frame) frame = requestAnimationFrame(() => { frame = 0; draw(); });
   }, { passive: true });
-  const resized = new ResizeObserver(() => draw());
+  const resized = new ResizeObserver(() => { draw(); fitNames(); });
   resized.observe(box);
   // The list is as tall as the screen under the sticky top bar, whose height varies (links
   // wrap, a waiting write adds a line).
@@ -121,6 +126,22 @@ export function liveList({ characters, ruleset, selected, onSelection, phone = (
     strip.update(characters(), ruleset());
     if (toTop) box.scrollTop = 0;
     draw();
+    fitNames();
+  }
+
+  // Rows grow taller for all (their height must be one) when a name shown does not fit on one
+  // line of the name's column: it then takes two, never an ellipsis. Measured on a canvas in
+  // the name's font, a few hundred names at a time in well under a millisecond.
+  const ruler = document.createElement("canvas").getContext("2d");
+  function fitNames() {
+    const name = spacer.querySelector(".char-row .who strong");
+    if (!name || !name.clientWidth) return;
+    ruler.font = getComputedStyle(name).font;
+    const room = name.clientWidth;
+    const tall = shown.some((snap) => ruler.measureText(snap.character.name).width > room);
+    if (tall === spacer.classList.contains("tall-names")) return;
+    spacer.classList.toggle("tall-names", tall);
+    draw();
   }
 
   function details(snap) {
@@ -163,10 +184,11 @@ export function liveList({ characters, ruleset, selected, onSelection, phone = (
   }
 
   function draw() {
-    spacer.style.height = `${shown.length * ROW_HEIGHT}px`;
+    rowHeight = parseFloat(getComputedStyle(spacer).getPropertyValue("--row-h")) || FALLBACK_ROW_HEIGHT;
+    spacer.style.height = `${shown.length * rowHeight}px`;
     const height = box.clientHeight || window.innerHeight;
-    const first = Math.max(0, Math.floor(box.scrollTop / ROW_HEIGHT) - MARGIN_ROWS);
-    const last = Math.min(shown.length, Math.ceil((box.scrollTop + height) / ROW_HEIGHT) + MARGIN_ROWS);
+    const first = Math.max(0, Math.floor(box.scrollTop / rowHeight) - MARGIN_ROWS);
+    const last = Math.min(shown.length, Math.ceil((box.scrollTop + height) / rowHeight) + MARGIN_ROWS);
     const kept = new Map();
     for (let i = first; i < last; i += 1) {
       const snap = shown[i];
@@ -178,7 +200,7 @@ export function liveList({ characters, ruleset, selected, onSelection, phone = (
       row.el.querySelector("input").checked = picked;
       row.el.classList.toggle("picked", picked);
       row.el.classList.toggle("flash", flashed === cid);
-      row.el.style.transform = `translateY(${i * ROW_HEIGHT}px)`;
+      row.el.style.transform = `translateY(${i * rowHeight}px)`;
       kept.set(cid, row);
     }
     for (const [cid, row] of drawn) if (kept.get(cid) !== row) row.el.remove();
@@ -198,6 +220,9 @@ export function liveList({ characters, ruleset, selected, onSelection, phone = (
     all.checked = ticked > 0 && ticked === shown.length;
     all.indeterminate = ticked > 0 && ticked < shown.length;
     none.hidden = !selected.size;
+    const hidden = selected.size - ticked;
+    hiddenTicked.hidden = hidden <= 0;
+    hiddenTicked.textContent = hidden > 0 ? t("Ticked but hidden by the search or the filter: %(n)s", { n: hidden }) : "";
   }
 
   function changed() {
@@ -215,7 +240,7 @@ export function liveList({ characters, ruleset, selected, onSelection, phone = (
     }
     const index = shown.findIndex((snap) => snap.character.id === cid);
     if (index < 0) return;
-    box.scrollTop = Math.max(0, index * ROW_HEIGHT - (box.clientHeight - ROW_HEIGHT) / 2);
+    box.scrollTop = Math.max(0, index * rowHeight - (box.clientHeight - rowHeight) / 2);
     flashed = cid;
     draw();
     setTimeout(() => { if (flashed === cid) { flashed = null; draw(); } }, 1600);
