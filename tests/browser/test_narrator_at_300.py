@@ -171,8 +171,10 @@ def test_the_sheet_pushes_an_effect_to_rows_ticked_at_the_bottom_of_the_list(ser
     expect(player.locator(".effects")).to_contain_text("Effet : un frisson")
     expect(row(page, last.name)).to_contain_text("Effet : un frisson")
 
-    # Nothing ticked: the sheet says the effect would go to everyone.
-    page.get_by_role("button", name="Tout décocher").click()
+    # Unticked from the sheet itself (on a phone it covers the list's own button): nothing
+    # ticked, the sheet says the effect would go to everyone.
+    sheet.get_by_role("button", name="Les décocher tous").click()
+    expect(page.locator(".selection-bar .count")).to_have_text("Affichés : 300 · cochés : 0")
     expect(sheet.locator(".sheet-target")).to_have_text(
         "Personne n'est coché : cet effet ira à tout le monde (personnages : 300).")
     sheet.get_by_role("button", name="Fermer").click()

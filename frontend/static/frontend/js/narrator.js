@@ -48,7 +48,8 @@ export async function show(root, { id, me, context }) {
     return answer;
   }
 
-  const sheet = actionSheet({ eventId: id, characters, selected, ruleset, write });
+  const sheet = actionSheet({ eventId: id, characters, selected, ruleset, write,
+    selectNone: () => list.selectNone() });
 
   // -- the list, the top of the screen and the panels beside ---------------------------------
   // The players' phones: ready or not (their self-check), counted, and marked in each row.

@@ -251,6 +251,7 @@ export function liveList({ characters, ruleset, selected, onSelection, phone = (
     refresh,
     reveal,
     shown: () => shown,
+    selectNone() { selected.clear(); changed(); },
     stop() { resized.disconnect(); barResized.disconnect(); cancelAnimationFrame(frame); },
   };
 }

@@ -12,7 +12,8 @@ import { h, mount } from "./util.js";
 
 // `characters`: the screen's Map of snapshots; `selected`: the ids ticked in the list;
 // `write(label, url, body, {say, done})`: sends a write and shows its outcome with `say`.
-export function actionSheet({ eventId, characters, selected, ruleset, write }) {
+// `selectNone()`: unticks every row of the list (a phone's sheet covers the list's own button).
+export function actionSheet({ eventId, characters, selected, ruleset, write, selectNone }) {
   const title = t("Push an effect");
   const status = h("p", { class: "message sheet-status", role: "status", hidden: true });
   const say = (words) => { status.textContent = words || ""; status.hidden = !words; };
@@ -50,6 +51,8 @@ export function actionSheet({ eventId, characters, selected, ruleset, write }) {
   const target = h("select", { name: "target", "aria-label": t("Send to"),
     onchange: () => { targetChosen = true; showTarget(); } });
   const summary = h("p", { class: "sheet-target" });
+  const untick = h("button", { type: "button", class: "sheet-untick", hidden: true, onclick: () => selectNone() },
+    t("Untick them all"));
 
   function fillTargets() {
     const key = `${selected.size}|${teams().join("|")}`;
@@ -80,6 +83,7 @@ export function actionSheet({ eventId, characters, selected, ruleset, write }) {
         : t("No one is selected: this effect goes to everyone (characters: %(n)s).", { n: all });
     }
     summary.classList.toggle("everyone", target.value === "everyone");
+    untick.hidden = !selected.size;
   }
 
   function effectForm() {
@@ -120,7 +124,7 @@ export function actionSheet({ eventId, characters, selected, ruleset, write }) {
       const answer = await write(t("Push an effect"), `/api/events/${eventId}/effects/`, data, { say,
         done: (sent) => (sent.everyone ? t("Sent to everyone.") : t("Sent. Characters reached: %(n)s.", { n: sent.characters.length })) });
       if (answer.ok) text.value = "";
-    } }, named, text, minutes, state, target, summary,
+    } }, named, text, minutes, state, target, summary, untick,
       h("button", { type: "submit", class: "primary" }, t("Push")));
   }
 
