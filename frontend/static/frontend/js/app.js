@@ -42,14 +42,14 @@ function renderTopbar() {
     if (character.medic) links.push(h("a", { href: `#/medic/${character.id}` }, `${character.name} — ${t("Medic")}`));
   }
   for (const event of me ? me.events : []) {
-    // Organisers of every kind of event: the safety board (js/safety.js).
-    if (event.roles.includes("narrator")) links.push(h("a", { href: `#/safety/${event.id}`, class: "safety-link" }, t("Safety")));
     const raceLinks = race.eventLinks(event);                 // a zombie race: organisers, zombies
-    if (raceLinks) { links.push(...raceLinks); continue; }
+    if (raceLinks) links.push(...raceLinks);
     // Each link names its event and the role it opens: an organiser of four events tells them apart.
-    if (event.roles.includes("narrator")) links.push(eventLink(event, `#/narrator/${event.id}`, t("Narrator")));
+    else if (event.roles.includes("narrator")) links.push(eventLink(event, `#/narrator/${event.id}`, t("Narrator")));
     // Referees of an airsoft day have their own screen (sanctions, chrony: js/referee.js).
-    if (isReferee(event)) links.push(eventLink(event, `#/referee/${event.id}`, t("Referee")));
+    if (!raceLinks && isReferee(event)) links.push(eventLink(event, `#/referee/${event.id}`, t("Referee")));
+    // Organisers of every kind of event: the safety board (js/safety.js), after their own screens.
+    if (event.roles.includes("narrator")) links.push(h("a", { href: `#/safety/${event.id}`, class: "safety-link" }, t("Safety")));
   }
   // "Is this phone ready for the game?" (js/phone_check_screen.js), on demand.
   if (me) links.push(h("a", { href: "#/check", class: "check-link" }, t("Phone check")));
