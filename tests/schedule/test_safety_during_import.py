@@ -50,8 +50,6 @@ def _timed(call) -> tuple[float, object]:
 
 def test_emergencia_and_the_pause_answer_within_a_second_during_an_import(clock, event, player,
                                                                           narrator_user, tmp_path):
-    if connection.vendor != "postgresql":
-        pytest.skip("row and advisory locks are PostgreSQL's")
     player_api, narrator_api = client_for(player.user), client_for(narrator_user)
     # Once before, so that what is measured is the wait, not a first request's loading.
     warm = [_timed(lambda: player_api.post(f"/api/events/{event.pk}/emergency/", {}, format="json")),
