@@ -182,8 +182,11 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
 else:
     # A pool of PostgreSQL connections per process: a crowd of phones connecting at once
     # borrows connections instead of opening one per query (see docs/performance.md).
+    # `timeout`: how long a request waits for a connection before its 503 (a database that
+    # restarts within it costs the phones nothing but the wait).
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": 2, "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", "16")), "timeout": 20}
+        "min_size": 2, "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", "16")),
+        "timeout": float(os.environ.get("DB_POOL_TIMEOUT_S", "20"))}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")

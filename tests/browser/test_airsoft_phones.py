@@ -169,7 +169,9 @@ def test_a_game_announced_a_hit_counted_and_a_teammate_heals(server_url, phone):
     expect(karim.locator("#state-label")).to_have_text("Soigné — criez « retour en jeu »")
     expect(running).to_have_count(0)
     expect(lea.locator("#heal-tool .last-heal")).to_contain_text("Karim Benali")
-    declare(karim, "« Retour en jeu ! »")
+    with karim.expect_response(lambda r: r.url.endswith("/actions/") and r.request.method == "POST") as sent:
+        declare(karim, "« Retour en jeu ! »")
+    assert sent.value.status == 200, (sent.value.status, sent.value.text()[:500])
     expect(karim.locator("#state-label")).to_have_text("En jeu")
     assert HealthState.objects.get(pk=players["karim"].pk).status == "in_play"
 

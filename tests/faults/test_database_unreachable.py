@@ -29,6 +29,7 @@ def _call(server, method, path, body=None, lang="fr"):
 
 def test_every_api_route_answers_json_503_with_retry_after_when_the_database_is_unreachable(stack):
     stack.env["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:{free_port()}/companion"   # closed
+    stack.env["DB_POOL_TIMEOUT_S"] = "2"     # each request waits this long for a connection
     server = stack.start_server()
     routes = [("GET", "/api/me/", None), ("POST", "/api/login/", {"token": "a-link"}),
               ("POST", "/api/events/1/emergency/", {"reason": "chute"}),
