@@ -12,6 +12,8 @@ import threading
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 LINK = re.compile(r"^  (?P<who>.+?)\s+(?P<url>https?://\S+/login/\S+)$")
 
@@ -90,3 +92,16 @@ class DevRun:
             os.killpg(self.process.pid, signal.SIGKILL)    # anything left of this run only
         except ProcessLookupError:
             pass
+
+
+@pytest.fixture
+def dev_run(tmp_path):
+    """`dev_run(*args, **env)` starts ./run; every run started is stopped at the test's end."""
+    runs = []
+
+    def start(*args, **env):
+        runs.append(DevRun(tmp_path, *args, **env))
+        return runs[-1]
+    yield start
+    for run in runs:
+        run.stop()

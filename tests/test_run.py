@@ -12,21 +12,9 @@ import urllib.request
 
 import pytest
 
-from run_helpers import ROOT, DevRun, free_port
+from run_helpers import ROOT, dev_run, free_port  # noqa: F401 (dev_run: a fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def dev_run(tmp_path):
-    runs = []
-
-    def start(*args, **env):
-        runs.append(DevRun(tmp_path, *args, **env))
-        return runs[-1]
-    yield start
-    for run in runs:
-        run.stop()
 
 
 def test_public_url_alone_makes_the_printed_links_work_once_printed(dev_run):

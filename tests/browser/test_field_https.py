@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_helpers import CHECKED_BEFORE, SERVICE_WORKER_READY, eventually, screenshot
-from run_helpers import DevRun, free_port
+from run_helpers import dev_run, free_port  # noqa: F401 (dev_run: a fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 # Each test starts a whole ./run (migrations, demo events, server, worker, beat) before
@@ -28,18 +28,6 @@ STARTS_RUN = pytest.mark.timeout(300, method="thread")
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")    # as tests/browser/conftest.py
 PHONE = {"width": 390, "height": 844}
 PAGE_TIMEOUT_MS = 15000
-
-
-@pytest.fixture
-def dev_run(tmp_path):
-    runs = []
-
-    def start(*args, **env):
-        runs.append(DevRun(tmp_path, *args, **env))
-        return runs[-1]
-    yield start
-    for run in runs:
-        run.stop()
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
