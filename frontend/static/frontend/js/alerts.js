@@ -1,6 +1,9 @@
 // Getting attention in a pocket or at arm's length: vibration and a short sound on a
 // state change and one minute before a deadline, and the screen kept awake while a
 // countdown is shown.
+import { announce } from "./announce.js";
+import { t } from "./i18n.js";
+
 let audio = null;
 let wakeLock = null;
 let wantAwake = false;
@@ -30,11 +33,19 @@ export function alertNow(times = 2) {
   beep(times);
 }
 
-// Called at every countdown refresh: fires once per deadline when a minute is left.
-export function warnBeforeDeadline(key, secondsLeft) {
-  if (secondsLeft === null || secondsLeft > 60 || secondsLeft <= 0 || warned.has(key)) return false;
+// Called at every countdown refresh: fires once per deadline when a minute is left (a
+// buzz, a beep and its words, `what`: "Coma in 0:59"), and says the last thirty seconds.
+export function warnBeforeDeadline(key, secondsLeft, what = "") {
+  if (secondsLeft === null || secondsLeft <= 0) return false;
+  if (secondsLeft <= 30 && warned.has(key) && !warned.has(`${key}:30`)) {
+    warned.add(`${key}:30`);
+    announce(t("30 seconds left: %(what)s", { what }));
+  }
+  if (secondsLeft > 60 || warned.has(key)) return false;
   warned.add(key);
+  if (secondsLeft <= 30) warned.add(`${key}:30`);
   alertNow(3);
+  announce(t("1 minute left: %(what)s", { what }));
   return true;
 }
 

@@ -6,6 +6,7 @@
 // history after it is acknowledged. The narrators' screen raises its own (a player's new
 // request to the organisers) through `raise`, kept under its own key.
 import { alertNow } from "./alerts.js";
+import { announce } from "./announce.js";
 import { lang, t } from "./i18n.js";
 import { h, mount } from "./util.js";
 
@@ -54,7 +55,7 @@ export function bannerStack(owner) {
 
   function draw() {
     mount(root, kept.open.slice().reverse().map((banner) => h("div", {
-      class: `banner banner-${banner.kind}`, role: "alert", dataset: { banner: banner.id } },
+      class: `banner banner-${banner.kind}`, dataset: { banner: banner.id } },
     h("p", { class: "banner-text" }, banner.text),
     h("span", { class: "banner-time muted" }, time(banner.at)),
     h("button", { type: "button", class: "banner-ok", "aria-label": t("OK: seen"), onclick: () => acknowledge(banner.id) }, t("OK")))));
@@ -81,6 +82,9 @@ export function bannerStack(owner) {
     save();
     draw();
     alertNow(3);
+    // Said once, when raised (a redraw of the banners says nothing); a change of state
+    // is said by the screen that shows it, the player's own change too.
+    announce(found.filter((item) => item.kind !== "state").map((item) => item.text).join(" "));
   }
 
   draw();

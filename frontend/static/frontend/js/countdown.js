@@ -13,6 +13,9 @@ export function secondsLeft(timer, snapshot) {
 export function countdownElement(tag, timer, snapshot, attrs = {}) {
   const el = document.createElement(tag);
   Object.assign(el.dataset, { at: timer.at || "", frozen: snapshot.clock.running ? "" : String(timer.remaining_s) });
+  // A timer is not read aloud at each change (js/announce.js says the minute left once).
+  el.setAttribute("role", "timer");
+  el.setAttribute("aria-live", "off");
   for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, value);
   el.classList.add("countdown");
   el.textContent = formatDuration(secondsLeft(timer, snapshot));

@@ -7,6 +7,7 @@
 // with parameters (where a hit landed, with what) opens a small form (js/player_actions.js).
 import { get, send } from "./api.js";
 import { keepAwake, warnBeforeDeadline } from "./alerts.js";
+import { announce } from "./announce.js";
 import { bannerStack } from "./banners.js";
 import { startTicking } from "./countdown.js";
 import { answerWords, corrected, declaredOffline } from "./declared_offline.js";
@@ -21,7 +22,7 @@ import { abilities, effects, historyList, points, sheet, stateCard } from "./pla
 import { clarityPanel } from "./player_panels.js";
 import { askPanel } from "./requests.js";
 import { recall, remember } from "./store.js";
-import { h, mount } from "./util.js";
+import { formatDuration, h, mount } from "./util.js";
 
 export async function show(root, { id, me, params, context }) {
   let snap = null;
@@ -140,6 +141,8 @@ export async function show(root, { id, me, params, context }) {
     if (snap && fresh.version < snap.version) return;       // an older answer arrived late
     if (followEventLanguage(fresh.character.language)) return;   // reloads in the game's language
     banners.notice(snap, fresh, { own: offline.waiting() });
+    // Said once, the player's own change too (the banner is only for news).
+    if (snap && fresh.state.key !== snap.state.key) announce(t("Your state: %(state)s", { state: fresh.state.label }));
     snap = fresh;
     loadTools();
     if (!fromCache) {
@@ -197,7 +200,10 @@ export async function show(root, { id, me, params, context }) {
     const el = root.querySelector("#next-countdown");
     const view = offline.shown(snap);
     if (el && view && view.next && view.clock.running) {
-      warnBeforeDeadline(`${view.next.key}:${view.next.game_s}`, Number(el.dataset.left));
+      const left = Number(el.dataset.left);
+      const leadsTo = view.next.leads_to || {};
+      warnBeforeDeadline(`${view.next.key}:${view.next.game_s}`, left,
+        t("%(state)s in %(time)s", { state: leadsTo.countdown_label || leadsTo.label || "", time: formatDuration(left) }));
     }
   });
   return () => {

@@ -2,6 +2,7 @@
 // state and its countdowns, what the character can and cannot do, points, effects, the
 // sheet and a short history; and the words of what an action costs and of what the rules
 // said back about a declaration.
+import { announce } from "./announce.js";
 import { countdownElement, countdownPhrase } from "./countdown.js";
 import { pendingMark } from "./declared_offline.js";
 import { lang, t } from "./i18n.js";
@@ -17,7 +18,11 @@ export function stateCard(snap) {
     pendingMark(snap));
   if (!snap.clock.running) card.append(h("p", { class: "paused" }, t("Game paused: every countdown is frozen.")));
   if (next) {
-    card.append(countdownPhrase("p", next, snap, { className: "next", attrs: { id: "next-countdown" } }));
+    const phrase = countdownPhrase("p", next, snap, { className: "next", attrs: { id: "next-countdown" } });
+    card.append(phrase);
+    // The countdown is silent for a screen reader; this says it when asked.
+    card.append(h("button", { type: "button", class: "read-time",
+                              onclick: () => announce(`${state.label}. ${phrase.textContent}`) }, t("Read my time")));
   }
   const others = snap.timers.filter((timer) => !timer.leads_to);
   if (others.length) {

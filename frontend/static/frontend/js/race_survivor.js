@@ -145,7 +145,7 @@ export async function show(root, { id, me, params, context }) {
     const late = left < 0;
     if (!el || late !== el.closest(".race-time").classList.contains("overtime")) { render(); return; }
     el.textContent = timeWords(left);
-    warnBeforeDeadline(`race:${entry.entry.id}:${entry.deadline_at}`, left);
+    warnBeforeDeadline(`race:${entry.entry.id}:${entry.deadline_at}`, left, timeWords(left));
     if (late) {
       const started = Math.ceil(-left / 60);
       if (started !== entry.late_minutes && askedLate !== started) { askedLate = started; refresh(); }
