@@ -99,11 +99,12 @@ def _failed(subscription: PushSubscription, exc: Exception) -> bool:
 
 
 def push_to_user(*, user, title: str, body: str, tag: str, url: str, ttl: int = 600,
-                 urgent: bool = False) -> int:
+                 kind: str = "state", urgent: bool = False) -> int:
     """Encrypt and send to every browser of this user; how many push services accepted.
-    `urgent`: the notification stays until it is touched and buzzes longer (a call for
-    help, safety/)."""
-    message = {"title": title, "body": body, "tag": tag, "url": url}
+    `kind`: what it means, which names its vibration (frontend/static/frontend/haptics.js,
+    the same as the open app's). `urgent`: the notification stays until it is touched (a
+    call for help, safety/)."""
+    message = {"title": title, "body": body, "tag": tag, "url": url, "kind": kind}
     if urgent:
         message["urgent"] = True
     payload = json.dumps(message)
@@ -115,13 +116,19 @@ def _load(character_id: int) -> HealthState | None:
             .filter(pk=character_id).first())
 
 
-def _notify(health: HealthState, body: str, ttl: int) -> int:
+def _notify(health: HealthState, body: str, ttl: int, kind: str) -> int:
     character = health.character
     if character.user is None:
         return 0
     # One tag per character: the coma notification replaces its 1-minute warning.
     return push_to_user(user=character.user, title=health.event.name, body=body,
-                        tag=f"health-{character.pk}", url=APP_URL, ttl=ttl)
+                        tag=f"health-{character.pk}", url=APP_URL, ttl=ttl, kind=kind)
+
+
+def state_alert_kind(state: dict) -> str:
+    """The buzz of entering a state: the gravest (coma, death, unconscious: lying, severity
+    3 and over) their own, as on the open app (js/banners.js)."""
+    return "grave" if state.get("inert") and state.get("severity", 0) >= 3 else "state"
 
 
 def state_notify(*, character_id: int, version: int, status: str) -> int:
@@ -135,7 +142,7 @@ def state_notify(*, character_id: int, version: int, status: str) -> int:
         return 0
     body = texts.state_now(health.event.language, name=health.character.name,
                            state_label=ruleset.states[status]["labels"])
-    return _notify(health, body, ttl=15 * 60)
+    return _notify(health, body, ttl=15 * 60, kind=state_alert_kind(ruleset.states[status]))
 
 
 def deadline_warn(*, character_id: int, timer: str, due_game_s: float) -> int:
@@ -162,7 +169,7 @@ def deadline_warn(*, character_id: int, timer: str, due_game_s: float) -> int:
         return 0
     body = texts.state_soon(event.language, name=health.character.name,
                             state_label=rules.ruleset.states[target]["labels"])
-    return _notify(health, body, ttl=int(due - game_s) + 1)
+    return _notify(health, body, ttl=int(due - game_s) + 1, kind="minute")
 
 
 def push_person_erase(*, person, scrub) -> None:

@@ -25,5 +25,5 @@ def help_push(*, call_id: int) -> int:
     return sum(push_to_user(user=user, title=texts.help_title(event.language),
                             body=texts.help_body(event.language, name=name, kind=call.kind),
                             tag=f"help-{call.pk}", url=f"/#/safety/{event.pk}", ttl=HELP_TTL_S,
-                            urgent=True)
+                            kind="help_call", urgent=True)
                for user in users)

@@ -224,7 +224,8 @@ def test_a_wound_warns_once_a_minute_before_the_coma(clock, event, player, servi
     assert warn_deadline(*task.args) == 0               # a redelivered task sends nothing
     [request] = service.received
     assert browser.read(request) == {"title": "Test GN", "tag": f"health-{player.pk}", "url": "/",
-                                     "body": "Alice : vous serez dans le coma dans 1 minute"}
+                                     "body": "Alice : vous serez dans le coma dans 1 minute",
+                                     "kind": "minute"}      # its own buzz (haptics.js)
     assert request.headers["content-encoding"] == "aes128gcm"
     assert request.headers["urgency"] == "high"
     claims = vapid_claims(request)
@@ -241,6 +242,7 @@ def test_a_transition_is_announced_and_warns_of_the_next(clock, event, player, s
     [task] = queued(broker, "notify_state", player.pk)
     assert notify_state(*task.args) == 1
     assert browser.read(service.received[-1])["body"] == "Alice : vous êtes maintenant Blessé"
+    assert browser.read(service.received[-1])["kind"] == "state"
 
     broker.delete("celery")
     clock.advance(15 * 60)
@@ -248,6 +250,7 @@ def test_a_transition_is_announced_and_warns_of_the_next(clock, event, player, s
     [task] = queued(broker, "notify_state", player.pk)
     assert notify_state(*task.args) == 1
     assert browser.read(service.received[-1])["body"] == "Alice : vous êtes maintenant Dans le coma"
+    assert browser.read(service.received[-1])["kind"] == "grave"       # the coma's own buzz
     [warning] = queued(broker, "warn_deadline", player.pk)
     assert warning.eta == (clock.now + timedelta(minutes=14)).isoformat()
     clock.advance(14 * 60)
@@ -390,3 +393,4 @@ def test_a_state_entered_is_announced_even_when_a_later_change_left_it_the_same(
 
     assert notify_state(*task.args) == 1
     assert browser.read(service.received[-1])["body"] == "Alice : vous êtes maintenant Blessé"
+    assert browser.read(service.received[-1])["kind"] == "state"

@@ -139,7 +139,8 @@ def test_the_push_of_a_call_names_who_and_what_and_nothing_of_the_game(
     (path, body), = push_service.bodies
     assert path == "/organiser"                 # the organisers only, not the caller
     shown = organiser_phone.read(body)
-    assert set(shown) == {"title", "body", "tag", "url", "urgent"}
+    assert set(shown) == {"title", "body", "tag", "url", "kind", "urgent"}
+    assert shown["kind"] == "help_call"
     assert shown["title"] == "Aide demandée (réel)"             # the event's language
     assert shown["body"] == "Alice : blessé(e). Ouvrez le tableau de sécurité."
     assert shown["url"] == f"/#/safety/{event.pk}" and shown["urgent"] is True

@@ -1,6 +1,6 @@
 // Web Push in the service worker (a classic script: sw.js imports it with importScripts).
 // Shows what the server pushed, even with the app closed and the screen locked. The
-// payload is push/services.py's {title, body, tag, url, urgent?}; an urgent one (a call
+// payload is push/services.py's {title, body, tag, url, kind, urgent?}; an urgent one (a call
 // for help, safety/) stays on the screen until touched and buzzes longer.
 
 self.addEventListener("push", (event) => {
@@ -10,8 +10,9 @@ self.addEventListener("push", (event) => {
   } catch (error) {
     data = { body: event.data.text() };   // not JSON: still show something, never nothing
   }
-  const options = { body: data.body || "", data: { url: data.url || "/" },
-                    vibrate: data.urgent ? [400, 150, 400, 150, 400, 150, 800] : [200, 100, 200] };
+  // The vibration of its meaning (haptics.js, the open app's too); a call for help is urgent.
+  const kind = data.kind in self.HAPTICS ? data.kind : (data.urgent ? "help_call" : "state");
+  const options = { body: data.body || "", data: { url: data.url || "/" }, vibrate: self.HAPTICS[kind] };
   if (data.urgent) options.requireInteraction = true;
   if (data.tag) {
     // One tag per character: the coma replaces its one-minute warning, and still buzzes.

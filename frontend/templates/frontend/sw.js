@@ -4,7 +4,7 @@ const VERSION = "{{ version }}";
 const CACHE = `companion-${VERSION}`;
 const SHELL = [{% for url in shell %}"{{ url|escapejs }}"{% if not forloop.last %}, {% endif %}{% endfor %}];
 
-importScripts("/static/frontend/sw-push.js");
+importScripts("/static/frontend/haptics.js", "/static/frontend/sw-push.js");
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));

@@ -9,12 +9,16 @@ let wakeLock = null;
 let wantAwake = false;
 const warned = new Set();
 
-// Browsers only allow sound after a tap: prepare it on the first one.
-window.addEventListener("pointerdown", () => {
+// Browsers only allow sound after a tap, and some (Firefox, Safari) suspend it again:
+// it is made on the first tap and resumed on every one.
+function wakeAudio() {
   if (!audio && window.AudioContext) audio = new AudioContext();
-}, { once: true });
+  if (audio && audio.state === "suspended") audio.resume().catch(() => {});
+}
+// A wake lock refused without a fresh gesture (Safari) is asked for again on the next tap.
+window.addEventListener("pointerdown", () => { wakeAudio(); if (wantAwake && !wakeLock) requestWakeLock(); });
 
-function beep(times = 2) {
+function beep(times) {
   if (!audio) return;
   for (let i = 0; i < times; i += 1) {
     const oscillator = audio.createOscillator();
@@ -28,9 +32,27 @@ function beep(times = 2) {
   }
 }
 
-export function alertNow(times = 2) {
-  if (navigator.vibrate) navigator.vibrate(times > 2 ? [300, 150, 300, 150, 300] : [250, 120, 250]);
-  beep(times);
+// `kind`: what it means (haptics.js): each its own vibration and number of beeps.
+export function alertNow(kind) {
+  const pattern = self.HAPTICS[kind] || self.HAPTICS.state;
+  if (navigator.vibrate) navigator.vibrate(pattern);
+  beep(self.HAPTIC_BEEPS[kind] || 2);
+}
+
+// A page nobody has touched since it loaded (a fresh login, a reload) may neither buzz
+// nor beep: the app offers one tap that allows both (js/app.js) before anything is due.
+export function alertsArmed() {
+  return !navigator.userActivation || navigator.userActivation.hasBeenActive;
+}
+
+// The tap that arms them: sound ready, and one buzz so the player knows it works. Says
+// what this phone cannot do (no vibration in Safari and Firefox).
+export function armAlerts() {
+  wakeAudio();
+  requestWakeLock();
+  if (navigator.vibrate) navigator.vibrate(self.HAPTICS.state);
+  beep(1);
+  return { vibration: Boolean(navigator.vibrate), sound: Boolean(audio) };
 }
 
 // Called at every countdown refresh: fires once per deadline when a minute is left (a
@@ -44,7 +66,7 @@ export function warnBeforeDeadline(key, secondsLeft, what = "") {
   if (secondsLeft > 60 || warned.has(key)) return false;
   warned.add(key);
   if (secondsLeft <= 30) warned.add(`${key}:30`);
-  alertNow(3);
+  alertNow("minute");
   announce(t("1 minute left: %(what)s", { what }));
   return true;
 }

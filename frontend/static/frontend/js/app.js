@@ -2,6 +2,7 @@
 // the top bar (connection, last sync, waiting writes, language) and registers the
 // service worker that makes it work offline.
 import { get, onOutbox, pendingWrites } from "./api.js";
+import { armControl } from "./arm_alerts.js";
 import { emergencyControl } from "./emergency.js";
 import { helpControl } from "./help.js";
 import { LANGUAGES, lang, setLanguage, t } from "./i18n.js";
@@ -27,7 +28,8 @@ let cleanup = null;
 let me = null;
 const emergency = emergencyControl();   // Urgence / Emergencia, in the top bar of every screen
 const help = helpControl();             // I need help (real), beside it (js/help.js)
-topbar.after(help.banner, help.alerts);
+const arming = armControl();            // buzz and sound allowed by a first tap (js/arm_alerts.js)
+topbar.after(arming.element, help.banner, help.alerts);
 
 if ("serviceWorker" in navigator) {
   navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});
@@ -210,6 +212,7 @@ async function route() {
   } else {
     mount(root, h("p", { class: "card" }, t("Nothing to show for this account.")));
   }
+  arming.show(Boolean(me));
   renderTopbar();
 }
 

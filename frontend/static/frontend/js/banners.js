@@ -23,7 +23,9 @@ function gameWords(game) {
 function news(before, after, ownChange) {
   const found = [];
   if (after.state.key !== before.state.key && !ownChange) {
-    found.push({ kind: "state", text: t("Your state changed: %(state)s", { state: after.state.label }) });
+    // Coma, death, unconscious (lying, the gravest states): their own buzz.
+    const grave = Boolean(after.state.inert) && after.state.severity >= 3;
+    found.push({ kind: "state", grave, text: t("Your state changed: %(state)s", { state: after.state.label }) });
   }
   const held = new Set((before.effects || []).map((effect) => effect.push));
   for (const effect of after.effects || []) {
@@ -40,6 +42,13 @@ function news(before, after, ownChange) {
     found.push({ kind: "game", text: t("Game %(number)s has started: %(scenario)s", { number: now.game.number, scenario: gameWords(now.game) }) });
   }
   return found;
+}
+
+// The one buzz for several news at once: the gravest.
+function strongest(found) {
+  if (found.some((item) => item.grave)) return "grave";
+  for (const kind of ["effect", "state", "request", "game"]) if (found.some((item) => item.kind === kind)) return kind;
+  return "state";
 }
 
 // `owner`: a character's id, or another screen's own name ("narrator-<event>").
@@ -81,7 +90,7 @@ export function bannerStack(owner) {
     kept.log = kept.log.slice(0, KEPT);
     save();
     draw();
-    alertNow(3);
+    alertNow(strongest(found));
     // Said once, when raised (a redraw of the banners says nothing); a change of state
     // is said by the screen that shows it, the player's own change too.
     announce(found.filter((item) => item.kind !== "state").map((item) => item.text).join(" "));

@@ -7,6 +7,7 @@
 // caller's socket says so at once, js/live.js; a read every 10 s covers a screen without
 // one). The same sheet lets a player say they left the field. It also reports the phone's
 // battery where the browser tells it (safety board, docs/safety.md).
+import { alertNow } from "./alerts.js";
 import { get, onOutbox, pendingWrites, request, send } from "./api.js";
 import { clock } from "./clock.js";
 import { t } from "./i18n.js";
@@ -160,14 +161,14 @@ export function helpControl() {
   window.addEventListener("live-safety", (event) => {
     const told = event.detail.call;
     if (told && !location.hash.startsWith("#/safety/")) {
-      if (!alerts.has(told.id) && navigator.vibrate) navigator.vibrate([400, 150, 400, 150, 400]);
+      if (!alerts.has(told.id)) alertNow("help_call");
       alerts.set(told.id, told);
       drawAlerts();
     }
     const mine = event.detail.own_call;
     if (!mine || mine.event !== eventId) return;
     calls = [mine, ...calls.filter((c) => c.id !== mine.id)];
-    if (navigator.vibrate && mine.status === "taken") navigator.vibrate([200, 100, 200]);
+    if (mine.status === "taken") alertNow("help_coming");
     refresh();
   });
 

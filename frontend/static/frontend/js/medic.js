@@ -220,7 +220,7 @@ export async function show(root, { id, params, context }) {
     if (!button || !el) return;
     const ready = Number(el.dataset.left) <= 0;
     button.disabled = !ready;
-    if (ready && !readyAlerted) { readyAlerted = true; alertNow(); }
+    if (ready && !readyAlerted) { readyAlerted = true; alertNow("medic_done"); }
   });
   return () => { active = false; stopTicking(); stopListening(); stopScan(); keepAwake(false); };
 }

@@ -142,7 +142,7 @@ export async function show(root, { id, me, context }) {
       }
     } else if (message_.type === "emergency") {
       emergencies.unshift(message_.emergency);
-      alertNow();
+      alertNow("game_stop");
       renderTop();
     } else if (message_.type === "request") {
       requests.receive(message_.request);

@@ -155,7 +155,7 @@ export async function show(root, { id, me, params, context }) {
     } else if (message.kind === "overdue_alert") {
       if (!alerts.some((a) => a.entry.id === message.entry.id && a.alerted_at === message.alerted_at)) {
         alerts.unshift(message);
-        alertNow(3);
+        alertNow("overdue");
       }
       safetyView.drawAlerts();
       safetySoon();

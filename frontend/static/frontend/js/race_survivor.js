@@ -66,8 +66,8 @@ export async function show(root, { id, me, params, context }) {
     entry = view;
     setEntryId(view.entry.id);
     if (!fromCache) { remember(`race:${id}`, view); context.synced(); }
-    if (before && view.lives.remaining < before.lives.remaining) alertNow(3);
-    else if (before && before.status.key !== view.status.key) alertNow();
+    if (before && view.lives.remaining < before.lives.remaining) alertNow("grave");
+    else if (before && before.status.key !== view.status.key) alertNow("state");
     render();
   }
 

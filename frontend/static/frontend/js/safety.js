@@ -4,6 +4,7 @@
 // low battery, still out after the end. A row marked "seen" leaves the list (journalled).
 // Calls arrive live on the event's socket (`safety` messages); the board is read again
 // when it changes and every 30 s (silence is the passing of time, not a message).
+import { alertNow } from "./alerts.js";
 import { get, send } from "./api.js";
 import { kindLabel } from "./help.js";
 import { colon, t } from "./i18n.js";
@@ -140,7 +141,7 @@ export async function show(root, { id, context }) {
     if (told.call && told.call.event === id) {
       const fresh = !calls.has(told.call.id);
       keep(told.call);
-      if (fresh && navigator.vibrate) navigator.vibrate([400, 150, 400, 150, 400]);
+      if (fresh) alertNow("help_call");
       draw();
     }
     if (told.board) loadBoard();

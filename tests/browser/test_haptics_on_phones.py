@@ -1,0 +1,55 @@
+"""Buzzes a player can learn, on a phone: a page nobody has touched (a fresh login, a
+reload) offers to turn on buzz and sound before any alert is due, and each alert buzzes
+the pattern of its meaning (frontend/static/frontend/haptics.js)."""
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
+
+from browser_helpers import eventually, off_the_browser_thread
+from effects.services.effects import effect_push
+from health.services import character_act
+from players.services import character_create, event_create, login_token_issue
+from test_player_alerts import VIBRATE_STUB
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def vibrations(page) -> list:
+    return page.evaluate("window.__vibrations.slice()")
+
+
+def test_an_untouched_page_offers_the_buzz_and_each_alert_buzzes_its_meaning(server_url, phone):
+    narrator = get_user_model().objects.create_user(username="mj", is_staff=True)
+    event = event_create(name="Le Manoir", ruleset="gn_fr", by=narrator, start_clock=True)
+    alice = character_create(event=event, name="Alice", sheet={"combat_base": 2})
+    page = phone("fr", VIBRATE_STUB)
+    page.goto(f"{server_url}/login/{login_token_issue(event=event, user=alice.user)}")
+    page.locator("form button").click()           # the login page's button
+    expect(page.locator("#state-label")).to_have_text("En pleine forme")
+    haptics = page.evaluate("self.HAPTICS")
+
+    offer = page.get_by_role("button", name="Touchez pour activer vibreur et son")
+    # The login's tap carries over to the app's page (same site): it may buzz already.
+    # A reload (an update, a language switch) is a page nobody has touched.
+    page.reload()
+    expect(page.locator("#state-label")).to_have_text("En pleine forme")
+    expect(offer).to_be_visible()                 # a reload is untouched again
+    assert vibrations(page) == []
+    offer.click()
+    expect(offer).to_be_hidden()
+    assert vibrations(page) == [haptics["state"]]     # one buzz: it works
+
+    off_the_browser_thread(effect_push, event=event, characters=[alice], text="Un frisson glacé",
+                           duration_s=600, set_state=None, by=narrator)
+    eventually(page, "window.__vibrations.length === 2")
+    assert vibrations(page)[-1] == haptics["effect"]
+
+    off_the_browser_thread(character_act, character=alice, action="hit_wounding", params={}, by=narrator,
+                           as_narrator=True)
+    expect(page.locator("#state-label")).to_have_text("Blessé")
+    eventually(page, "window.__vibrations.length === 3")
+    assert vibrations(page)[-1] == haptics["state"]
+    assert len({tuple(pattern) for pattern in haptics.values()}) == len(haptics)
+    assert page.errors == []
