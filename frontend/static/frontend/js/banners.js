@@ -77,6 +77,9 @@ export function bannerStack(owner) {
     kept.open = kept.open.filter((banner) => banner.id !== id);
     save();
     draw();
+    // The tapped OK is gone: the keyboard goes on to the next banner, else to the screen's heading.
+    const next = root.querySelector(".banner-ok") || document.querySelector("#app h1");
+    if (next) { if (next.tagName === "H1") next.setAttribute("tabindex", "-1"); next.focus({ preventScroll: true }); }
   }
 
   function add(found) {

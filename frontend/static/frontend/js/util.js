@@ -16,12 +16,41 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
-// A panel kept across redraws (an object's code, a question being typed) is moved, and a
-// moved element loses the focus: it is given back, or the next keystrokes go nowhere.
+// A redraw keeps the user's place: a keyboard, switch or screen-reader user must not be
+// sent back to the top of the page in the middle of an action. A panel kept across
+// redraws (an object's code, a question being typed) is moved and given its focus back;
+// a control drawn anew gets it if the new screen has the same one (same place, or same
+// kind and words); one that is gone leaves the focus on the screen's heading.
 export function mount(root, ...children) {
   const focused = document.activeElement;
+  const place = focused && focused !== document.body && root.contains(focused) ? placeOf(root, focused) : null;
   root.replaceChildren(...children.flat(Infinity).filter(Boolean));
-  if (focused && focused !== document.activeElement && root.contains(focused)) focused.focus({ preventScroll: true });
+  if (!place || document.activeElement === focused) return;
+  const again = root.contains(focused) ? focused : findPlace(root, place);
+  if (again) again.focus({ preventScroll: true });
+  if (again && document.activeElement === again) return;    // not hidden nor disabled
+  const heading = root.querySelector("h1, h2");
+  if (heading) { heading.setAttribute("tabindex", "-1"); heading.focus({ preventScroll: true }); }
+}
+
+// A field is known by its label, not by what is typed in it.
+const FIELDS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
+const wordsOf = (el) => (el.getAttribute("aria-label") || (FIELDS.has(el.tagName) ? "" : el.textContent) || "").trim().slice(0, 120);
+
+function placeOf(root, el) {
+  const path = [];
+  for (let node = el; node && node !== root; node = node.parentElement) {
+    path.unshift(Array.prototype.indexOf.call(node.parentElement.children, node));
+  }
+  return { path, tag: el.tagName, name: el.getAttribute("name"), words: wordsOf(el) };
+}
+
+function findPlace(root, place) {
+  const same = (el) => el && el.tagName === place.tag && el.getAttribute("name") === place.name && wordsOf(el) === place.words;
+  let node = root;
+  for (const index of place.path) node = node ? node.children[index] : null;
+  if (same(node)) return node;
+  return Array.from(root.querySelectorAll(place.tag)).find(same) || null;
 }
 
 // 754 s -> "12:34", 3725 s -> "1:02:05"; never negative.
