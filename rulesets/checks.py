@@ -46,6 +46,8 @@ OPTIONAL_PARAMS = {"firearm": {"misses_if", "max_range_included"}}
 WEAPONS = {"stunning", "wounding", "firearm"}
 VALUE_ELEMENTS = {"lose_points", "remember_state", "return_to", "count", "postpone_timer",
                   "restore_timer", "stages"}
+# What a character's Carga makes of it (effects/selectors/load.py words each one).
+LOAD_LEVELS = ("normal", "overloaded", "immobile")
 PARAM_TYPES = {"bool": bool, "int": int, "str": str, "state": str, "choice": str}
 
 
@@ -173,6 +175,11 @@ def check_extras(c: Checker, data: dict, ctx: dict) -> dict:
     if load:
         for key in ("capacity", "overload_margin", "default_item_load"):
             c.value_ref(f"load.{key}", c.need("load", load, key), ctx["options"])
+        for level, caps in (load.get("cannot") or {}).items():
+            if level not in LOAD_LEVELS:
+                c.fail(f"load.cannot.{level}", f"a load level: {', '.join(LOAD_LEVELS)}")
+            if not isinstance(caps, list) or set(caps) - set(ctx["capabilities"]):
+                c.fail(f"load.cannot.{level}", "a list of capabilities of this ruleset")
     days = data.get("days") or {}
     for key, action in days.items():
         if key not in ("dawn", "day_end"):
