@@ -68,6 +68,8 @@ MESSAGES = {
     "firearm_loaded_already": gettext_noop("{item} is already loaded."),
     "firearm_out_of_range": gettext_noop(
         "A shot counts only under {max} m with no obstacle: this one does nothing."),
+    "firearm_beyond_range": gettext_noop(
+        "A shot counts only up to {max} m with no obstacle: this one does nothing."),
     "firearm_condition_miss": gettext_noop(
         "The shot misses ({why}): the bullet is spent for nothing."),
     "not_ready": gettext_noop("{action} is not finished: {remaining} s left."),

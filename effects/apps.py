@@ -5,16 +5,18 @@ class EffectsConfig(AppConfig):
     name = "effects"
 
     def ready(self):
-        from health import observers
+        from health import capabilities, observers
         from live import snapshots
         from players import privacy
 
         from . import snapshot
+        from .selectors.load import load_level
         from .selectors.privacy import effects_export_section
         from .services.conflicts import effects_follow_conflict
         from .services.privacy import effects_person_erase
 
         observers.states_recorded.register(effects_follow_conflict)
+        capabilities.load_levels.register(load_level)
         privacy.export_sections.register(effects_export_section)
         privacy.person_erasers.register(effects_person_erase)
         snapshots.snapshot_loader(snapshot.effects_loader)

@@ -20,6 +20,7 @@ from itertools import product
 from players.models import Character
 from rulesets import RuleRefused
 
+from .capabilities import character_load_level
 from .selectors import declarable_actions
 
 MAX_COMBINATIONS = 128
@@ -43,12 +44,11 @@ def _combinations(spec: dict) -> list[dict]:
     return [dict(zip(choices, values)) for values in product(*choices.values())]
 
 
-def _outcome(rules, before, after, game_s: float) -> dict:
+def _outcome(rules, before, after, game_s: float, load: str | None) -> dict:
+    """`load`: the character's load level, which a declaration does not change."""
     ruleset = rules.ruleset
-    status = ruleset.states[after.status]
     inert = rules.is_inert(after, game_s)
-    can = [c for c in status.get("can", []) if not (inert and c in ruleset.inert_cannot)]
-    cannot = list(dict.fromkeys(status.get("cannot", []) + (ruleset.inert_cannot if inert else [])))
+    can, cannot = rules.capabilities(after, game_s, load=load)
     timers = []
     for key, due in sorted(after.timers.items(), key=lambda item: item[1]):
         kept = before.timers.get(key) == due
@@ -65,6 +65,7 @@ def outcome_table(character: Character, now: datetime) -> dict:
     ruleset = rules.ruleset
     game_s = event.game_time(now)
     state = rules.advance(character.health.as_core(), character.sheet, game_s).state
+    load = character_load_level(character)
     outcomes = {}
     for action in declarable_actions(ruleset, rules, state):
         entries = []
@@ -74,7 +75,7 @@ def outcome_table(character: Character, now: datetime) -> dict:
                                     params=params).state
             except RuleRefused:
                 continue  # the phone shows the declaration as pending, without a guess
-            entries.append({"params": params, **_outcome(rules, state, after, game_s)})
+            entries.append({"params": params, **_outcome(rules, state, after, game_s, load)})
         outcomes[action["key"]] = entries
     shown = {entry["state"] for entries in outcomes.values() for entry in entries}
     shown |= {t["leads_to"] for entries in outcomes.values() for entry in entries

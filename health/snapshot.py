@@ -12,6 +12,7 @@ from django.db.models import Exists, OuterRef
 from players.models import Character
 
 from .body import body_view
+from .capabilities import character_load_level, labelled
 from .models import Treatment
 from .selectors import (character_sheet_view, declarable_actions, points_view, running_treatments,
                         timer_view)
@@ -45,8 +46,7 @@ def health_section(character: Character, now: datetime) -> dict:
     state = rules.advance(character.health.as_core(), character.sheet, game_s).state
     status = ruleset.states[state.status]
     inert = rules.is_inert(state, game_s)
-    can = [c for c in status.get("can", []) if not (inert and c in ruleset.inert_cannot)]
-    cannot = list(dict.fromkeys(status.get("cannot", []) + (ruleset.inert_cannot if inert else [])))
+    can, cannot = rules.capabilities(state, game_s, load=character_load_level(character))
     timers = sorted((timer_view(event, ruleset, state.status, key, due, game_s)
                      for key, due in state.timers.items()), key=lambda t: t["game_s"])
     upcoming = [t for t in timers if t["leads_to"]]
@@ -55,8 +55,7 @@ def health_section(character: Character, now: datetime) -> dict:
         "state": {"key": state.status, "label": status["labels"], "inert": inert,
                   "hint": status.get("hint"),
                   "severity": status["severity"],
-                  "can": [{"key": c, "label": ruleset.capabilities[c]["labels"]} for c in can],
-                  "cannot": [{"key": c, "label": ruleset.capabilities[c]["labels"]} for c in cannot]},
+                  "can": labelled(ruleset, can), "cannot": labelled(ruleset, cannot)},
         "next": upcoming[0] if upcoming else None,
         "timers": timers,
         "values": state.values,

@@ -193,6 +193,35 @@ def expire_wooden(work: Work, if_healed=None) -> None:
         run_elements(work, if_healed or [])
 
 
+@element("treat_wounds", primary="after", required={"after"})
+def treat_wounds(work: Work, after) -> None:
+    """Adequate treatment [L42]: each wound not treated yet heals `after` seconds from now
+    (`heals_at` on its points); one treated before keeps its own hour. The `heal` timer
+    stands at the first of them (with no point at all, the treatment's own hour)."""
+    due = work.at + float(work.resolve(after))
+    points = [p if p.get("heals_at") is not None else {**p, "heals_at": due}
+              for p in work.values.get("damage") or []]
+    set_values(work, damage=points)
+    set_timer(work, "heal", min([due] + [p["heals_at"] for p in points]) - work.at, keep="min")
+
+
+@element("heal_treated")
+def heal_treated(work: Work) -> None:
+    """The hour of a treatment is over [L42]: the wounds it treated heal (their points go,
+    their limbs work again) whatever came after; a wound taken since keeps its own course,
+    and the `heal` timer waits for the next treated one."""
+    points = work.values.get("damage") or []
+    healed = [p for p in points if p.get("heals_at") is not None and p["heals_at"] <= work.at]
+    left = [p for p in points if p.get("heals_at") is None or p["heals_at"] > work.at]
+    hurt = {p["location"] for p in left}
+    gone = {p["location"] for p in healed} - hurt
+    limbs = {k: v for k, v in (work.values.get("limbs") or {}).items() if k not in gone}
+    set_values(work, damage=left, limbs=limbs)
+    pending = [p["heals_at"] for p in left if p.get("heals_at") is not None]
+    if pending:
+        set_timer(work, "heal", min(pending) - work.at)
+
+
 @element("remember_state", primary="value", required={"value"})
 def remember_state(work: Work, value: str) -> None:
     """Keep the current state to come back to it (a knock-out returns there, S10)."""

@@ -31,7 +31,7 @@ INTERACTIONS = {
     "acharnement": {"duration_s": "number", "kinds": "kinds", "victim_starts": "action",
                     "victim_stops": "action", "attacker": "action"},
     "firearm": {"hit": "action", "shooter": "action", "max_range_m": "number",
-                "load_skill": "skill", "misses_if": "labelled"},
+                "max_range_included": "bool", "load_skill": "skill", "misses_if": "labelled"},
     "search": {"searched": "action"},
     # A teammate heals a downed player in place (both hands, while the patient counts) or
     # drags them away first (extraction); only when `enabled_by` holds (medic mode).
@@ -40,11 +40,14 @@ INTERACTIONS = {
              "stops": "action", "completes": "action", "extraction_starts": "action",
              "extraction_stops": "action", "roster_skill": "skill"},
 }
-# What a ruleset may leave out: the shooter's conditions that make a shot miss.
-OPTIONAL_PARAMS = {"firearm": {"misses_if"}}
+# What a ruleset may leave out: the shooter's conditions that make a shot miss, and
+# whether a shot at exactly the range still counts (left out: only under it).
+OPTIONAL_PARAMS = {"firearm": {"misses_if", "max_range_included"}}
 WEAPONS = {"stunning", "wounding", "firearm"}
 VALUE_ELEMENTS = {"lose_points", "remember_state", "return_to", "count", "postpone_timer",
                   "restore_timer", "stages"}
+# What a character's Carga makes of it (effects/selectors/load.py words each one).
+LOAD_LEVELS = ("normal", "overloaded", "immobile")
 PARAM_TYPES = {"bool": bool, "int": int, "str": str, "state": str, "choice": str}
 
 
@@ -172,6 +175,11 @@ def check_extras(c: Checker, data: dict, ctx: dict) -> dict:
     if load:
         for key in ("capacity", "overload_margin", "default_item_load"):
             c.value_ref(f"load.{key}", c.need("load", load, key), ctx["options"])
+        for level, caps in (load.get("cannot") or {}).items():
+            if level not in LOAD_LEVELS:
+                c.fail(f"load.cannot.{level}", f"a load level: {', '.join(LOAD_LEVELS)}")
+            if not isinstance(caps, list) or set(caps) - set(ctx["capabilities"]):
+                c.fail(f"load.cannot.{level}", "a list of capabilities of this ruleset")
     days = data.get("days") or {}
     for key, action in days.items():
         if key not in ("dawn", "day_end"):
@@ -232,6 +240,8 @@ def check_reference(c: Checker, where: str, kind: str, value, ctx: dict):
     if kind == "weapons" and (not isinstance(value, (list, str)) or
                               (isinstance(value, list) and set(value) - WEAPONS)):
         c.fail(where, f"a list among {', '.join(sorted(WEAPONS))}, or an $option")
+    if kind == "bool" and not isinstance(value, bool):
+        c.fail(where, "true or false")
     if kind == "option" and value not in ctx["options"]:
         c.fail(where, f"unknown option '{value}'")
     if kind == "number":

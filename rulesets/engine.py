@@ -83,6 +83,27 @@ class Rules:
         timer = self.ruleset.inert_timer
         return bool(timer and state.timers.get(timer, -1) > at)
 
+    def capabilities(self, state: CharacterState, at: float, *,
+                     load: str | None = None) -> tuple[list[str], list[str]]:
+        """What the character can and cannot do at `at`, as its phone lists it: its state's
+        lists; while the inert timer runs (a paralysis), `inert_cannot` too (a state that
+        is inert by itself says in its own lists what it still allows: the agony's objects
+        and crawling); then what its values (`value_cannot`: weak) and its `load` level
+        (`load.cannot`: overloaded, immobile) take away."""
+        ruleset = self.ruleset
+        status = ruleset.states[state.status]
+        taken = []
+        timer = ruleset.inert_timer
+        if timer and state.timers.get(timer, -1) > at:
+            taken += ruleset.inert_cannot
+        for value, caps in ruleset.value_cannot.items():
+            if state.values.get(value):
+                taken += caps
+        if load:
+            taken += (ruleset.load.get("cannot") or {}).get(load, [])
+        can = [c for c in status.get("can", []) if c not in taken]
+        return can, list(dict.fromkeys(status.get("cannot", []) + taken))
+
     def option(self, name: str):
         """The event's value of one option, `$name` as the data writes it or `name`. An
         option the ruleset does not declare is a mistake in the code, never a default."""

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 TOP = {"key", "name", "features", "initial_state", "options", "option_choices", "states",
        "timers", "actions", "values", "capabilities", "skills", "kits", "points", "flags",
-       "traits", "interactions", "inert_timer", "inert_cannot", "abilities", "catalogue",
+       "traits", "interactions", "inert_timer", "inert_cannot", "value_cannot", "abilities",
+       "catalogue",
        "body", "load", "days", "effect_default"}
 STATE = {"labels", "severity", "hint", "countdown_label", "inert", "can", "cannot",
          "on_enter", "on_reenter"}
@@ -29,7 +30,7 @@ ABILITY = {"labels", "explains", "skill", "overrides"}
 CATALOGUE_ENTRY = {"labels", "explains", "set_state", "action"}
 BODY = {"locations", "zones", "limbs_value", "damage_value"}
 BODY_ZONE = {"labels", "zone", "counts_as"}
-LOAD = {"capacity", "overload_margin", "default_item_load"}
+LOAD = {"capacity", "overload_margin", "default_item_load", "cannot"}
 DAYS = {"dawn", "day_end"}
 ACHARNEMENT_KIND = {"labels", "victim_in", "completes"}
 

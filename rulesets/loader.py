@@ -37,6 +37,8 @@ class Ruleset:
     points: dict = field(default_factory=dict)
     inert_timer: str | None = None
     inert_cannot: list = field(default_factory=list)
+    # What a value takes away while it holds, whatever the state allows (weak: run).
+    value_cannot: dict = field(default_factory=dict)
     interactions: dict = field(default_factory=dict)
     flags: dict = field(default_factory=dict)
     traits: dict = field(default_factory=dict)
@@ -46,7 +48,7 @@ class Ruleset:
     # Named effects narrators push (Muerte, Derribo...), each with its explanation.
     catalogue: dict = field(default_factory=dict)
     body: dict = field(default_factory=dict)      # hit locations shown as a body map
-    load: dict = field(default_factory=dict)      # Carga: capacity and overload margin
+    load: dict = field(default_factory=dict)      # Carga: capacity, margin, what it forbids
     days: dict = field(default_factory=dict)      # the actions run at dawn and day end
     effect_default: str | None = None             # "conflict": an effect lasts one Conflict
     # The features of rulesets/contracts.py this ruleset has (checked at load).
@@ -172,6 +174,13 @@ def load_ruleset(path: Path | str) -> Ruleset:
     for cap in data.get("inert_cannot", []):
         if cap not in capabilities:
             c.fail("inert_cannot", f"unknown capability '{cap}'")
+    value_cannot = data.get("value_cannot") or {}
+    for value, caps in value_cannot.items():
+        if value not in values:
+            c.fail(f"value_cannot.{value}", f"unknown value '{value}' (declare it under values)")
+        for cap in caps if isinstance(caps, list) else [None]:
+            if cap not in capabilities:
+                c.fail(f"value_cannot.{value}", f"a list of capabilities, not '{cap}'")
 
     skills = data.get("skills") or {}
     kits = data.get("kits") or {}
@@ -208,7 +217,8 @@ def load_ruleset(path: Path | str) -> Ruleset:
                    options=options, option_choices=option_choices, skills=skills, kits=kits,
                    capabilities=capabilities,
                    points=points, inert_timer=inert_timer,
-                   inert_cannot=data.get("inert_cannot", []), interactions=interactions,
+                   inert_cannot=data.get("inert_cannot", []), value_cannot=value_cannot,
+                   interactions=interactions,
                    flags=flags, traits=traits, **extras)
 
 

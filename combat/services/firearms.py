@@ -1,6 +1,6 @@
 """Firearms (GA5, GA18; G07, G12, G22). A shot needs the weapon in hand and loaded; it
-sets off all the caps (one shot, the weapon is then empty) and counts only under the
-range with no obstacle. Only a character with the skill loads a firearm."""
+sets off all the caps (one shot, the weapon is then empty) and counts only within the
+range (under it, or up to it where the ruleset says so) with no obstacle. Only a character with the skill loads a firearm."""
 # Rule codes: docs/rules/gn_fr-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
 
@@ -84,7 +84,7 @@ def firearm_shoot(*, shooter: Character, code: str, victim_code: str, distance_m
                 "detail": message_labels("firearm_misfire")}
     item.loaded = False
     item.save(update_fields=["loaded"])
-    hit = distance_m < float(spec["max_range_m"]) and not (obstacle or misfire or misses)
+    hit = _in_range(spec, distance_m) and not (obstacle or misfire or misses)
     if hit:
         with state_kept_private(event.rules(), spec["hit"]):
             character_apply_rules(health=rows[victim.pk], event=event, action=spec["hit"], by=by,
@@ -108,13 +108,22 @@ def _misses(spec: dict, conditions) -> list[str]:
     return [key for key in known if key in conditions]
 
 
+def _in_range(spec: dict, distance_m: float) -> bool:
+    """Under the range ("à moins de 10 mètres"), or up to it where the ruleset says a shot
+    at the range itself counts (Septenario: "unos 3 metros", only further is a miss)."""
+    if spec.get("max_range_included"):
+        return distance_m <= float(spec["max_range_m"])
+    return distance_m < float(spec["max_range_m"])
+
+
 def _miss_detail(spec: dict, misfire: bool, misses: list[str]) -> dict:
     if misfire:
         return message_labels("firearm_misfire")
     if misses:
         return message_labels("firearm_condition_miss",
                               why=[spec["misses_if"][key]["labels"] for key in misses])
-    return message_labels("firearm_out_of_range", max=f"{spec['max_range_m']:g}")
+    code = "firearm_beyond_range" if spec.get("max_range_included") else "firearm_out_of_range"
+    return message_labels(code, max=f"{spec['max_range_m']:g}")
 
 
 def _journal(item: Item, what: str, by, now, characters, **detail) -> None:

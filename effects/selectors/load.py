@@ -80,3 +80,10 @@ def load_view(character: Character, rules) -> dict | None:
     return {"items": items, "total": total, "capacity": capacity, "overload_max": overload_max,
             "status": status, "label": label(STATUSES[status][0]),
             "meaning": label(STATUSES[status][1])}
+
+
+def load_level(character: Character) -> str | None:
+    """The character's load level, which takes running or any movement away from what its
+    phone lists it can do (health/capabilities.py); None without Carga."""
+    view = load_view(character, character.event.rules())
+    return view["status"] if view else None

@@ -92,6 +92,18 @@ def test_a_shot_under_a_rulebook_condition_misses_and_spends_the_bullet(
     assert missed.detail["conditions"] == [condition]
 
 
+@pytest.mark.parametrize("distance_m, hit", [(2, True), (3, True), (3.5, False), (10, False)])
+def test_L30_a_shot_at_about_3_m_hits(fortaleza, narrator_user, distance_m, hit):
+    tomas, tomas_api, pistol = _armed_shooter(fortaleza, narrator_user)
+    lucia, api = person(fortaleza, narrator_user, "Lucía")
+    shot = _shoot(tomas_api, tomas, pistol, lucia, distance_m=distance_m)
+    assert shot.status_code == 200, shot.content
+    assert shot.json()["hit"] is hit
+    assert snapshot(api, lucia)["state"]["key"] == ("incapacitated" if hit else "unharmed")
+    if not hit:   # "disparar a mayor distancia es un fallo": up to 3 m counts
+        assert "hasta 3 m" in shot.json()["detail"]
+
+
 def test_the_phone_is_told_the_conditions_and_an_unknown_one_is_refused(
         fortaleza, narrator_user):
     tomas, tomas_api, pistol = _armed_shooter(fortaleza, narrator_user)

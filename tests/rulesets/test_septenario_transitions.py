@@ -301,14 +301,6 @@ def test_H08_treatment_needs_the_skill_or_a_narrator(rules):
     assert s.timers == {"heal": 600.0 + HOUR}
 
 
-def test_H08_falling_again_cancels_the_treatment(rules):
-    s = hit(rules, rules.initial_state(), 100.0, location="left_arm")
-    s = act(rules, s, "adequate_treatment", 600.0, actor=DOCTOR)
-    s = hit(rules, s, 700.0, location="torso")
-    assert s.status == "incapacitated"
-    assert "heal" not in s.timers and s.values["treated"] is False
-
-
 def test_H08_first_aid_is_not_adequate_treatment_by_default(rules):
     s = grave_at(rules, 100.0)
     assert "heal" not in s.timers and s.values["treated"] is False
