@@ -84,37 +84,49 @@ export async function send(label, method, url, body, note = null, { first = fals
   return { queued: true, key: item.key };
 }
 
+// Sends what waits, in order. A write queued while a flush is on its way is sent by that
+// same flush, not by the next round: a tap made while another write (a battery report, an
+// earlier tap) was being answered would otherwise wait up to 15 s, shown as not sent.
 export function flush() {
   flushing ||= (async () => {
     try {
-      for (const item of await outbox.pending()) {
-        let answer;
-        try {
-          answer = await request(item.method, item.url, item.body, item.key);
-        } catch (error) {
-          if (error instanceof Offline) return;   // keep it, and everything after it
-          throw error;
-        }
-        if (answer.status >= 500) {              // the server is restarting: try later
-          // Kept. A server that says when (503 database_unavailable, Retry-After) is asked
-          // again then; otherwise the 15-second round or the network's return sends it.
-          if (answer.retryAfter > 0) setTimeout(() => flush(), answer.retryAfter * 1000);
-          return;
-        }
-        if (answer.status === 409 && answer.data && answer.data.error === "idempotency_in_progress") {
-          // Its first try is still being worked on, and its answer will be kept: ask again.
-          setTimeout(() => flush(), 1000);
-          return;
-        }
-        await outbox.remove(item.key);           // answered: the server's word wins
-        answers.set(item.key, answer);
-        await notify({ item, answer });
+      for (;;) {
+        const items = await outbox.pending();
+        if (!items.length || !(await sendInOrder(items))) return;
       }
     } finally {
       flushing = null;
     }
   })();
   return flushing;
+}
+
+// True when every item was answered; false when the rest must wait (offline, restarting).
+async function sendInOrder(items) {
+  for (const item of items) {
+    let answer;
+    try {
+      answer = await request(item.method, item.url, item.body, item.key);
+    } catch (error) {
+      if (error instanceof Offline) return false;   // keep it, and everything after it
+      throw error;
+    }
+    if (answer.status >= 500) {              // the server is restarting: try later
+      // Kept. A server that says when (503 database_unavailable, Retry-After) is asked
+      // again then; otherwise the 15-second round or the network's return sends it.
+      if (answer.retryAfter > 0) setTimeout(() => flush(), answer.retryAfter * 1000);
+      return false;
+    }
+    if (answer.status === 409 && answer.data && answer.data.error === "idempotency_in_progress") {
+      // Its first try is still being worked on, and its answer will be kept: ask again.
+      setTimeout(() => flush(), 1000);
+      return false;
+    }
+    await outbox.remove(item.key);           // answered: the server's word wins
+    answers.set(item.key, answer);
+    await notify({ item, answer });
+  }
+  return true;
 }
 
 export const pendingWrites = () => outbox.pending();

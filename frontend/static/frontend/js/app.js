@@ -1,7 +1,7 @@
 // The phone app: decides which screen to show (my character, medic, narrator), keeps
 // the top bar (connection, last sync, waiting writes, language) and registers the
 // service worker that makes it work offline.
-import { get, onOutbox, pendingWrites } from "./api.js";
+import { flush, get, onOutbox, pendingWrites } from "./api.js";
 import { armControl } from "./arm_alerts.js";
 import { emergencyControl } from "./emergency.js";
 import { helpControl } from "./help.js";
@@ -73,6 +73,8 @@ function renderTopbar() {
 
 export const context = {
   setOnline(online) {
+    // The live socket is back: what waits leaves now, not at the next 15-second round.
+    if (online && !status.online) flush();
     status.online = online;
     if (online) { status.syncedAt = Date.now(); status.busyUntil = 0; }
     renderTopbar();
