@@ -158,6 +158,22 @@ def test_offline_the_app_opens_from_cache_and_replays_the_outbox(server_url, pho
     assert HealthState.objects.get(pk=game.alice.pk).values["combat_loss"] == 1   # applied once
 
 
+def test_an_offline_reload_right_after_the_first_login_shows_every_tool(server_url, phone):
+    game = make_game(server_url)
+    page = open_player(phone("fr"), game)
+    expect(page.locator(".fight-tools")).to_be_visible()
+    assert page.evaluate(SERVICE_WORKER_READY), "the service worker did not install"
+    eventually(page, "navigator.serviceWorker.controller !== null")
+    page.wait_for_timeout(1500)                     # the screen reads again through the worker
+
+    page.context.set_offline(True)                  # no online reload in between
+    page.reload()
+    expect(page.locator("#state-label")).to_have_text("En pleine forme")
+    expect(page.locator(".fight-tools")).to_be_visible()     # the ruleset's read was kept
+    expect(page.locator("#topbar")).to_contain_text("Hors ligne")
+    assert page.errors == []
+
+
 SKEWED_CLOCK = """
 (() => {
   const skew = %d;

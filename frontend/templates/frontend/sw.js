@@ -17,14 +17,14 @@ self.addEventListener("activate", (event) => {
   })());
 });
 
-async function networkFirst(request) {
+async function networkFirst(request, { ignoreVary = false } = {}) {
   const cache = await caches.open(CACHE);
   try {
     const response = await fetch(request);
     if (response.ok) cache.put(request, response.clone());
     return response;
   } catch (error) {
-    const cached = await cache.match(request);
+    const cached = await cache.match(request, { ignoreVary });
     if (!cached) throw error;
     // Marked, so that the app neither measures its clock on it nor calls it fresh.
     const headers = new Headers(cached.headers);
@@ -48,8 +48,11 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(fetch(request).catch(async () => (await caches.match("/")) || Response.error()));
   } else if (url.pathname.startsWith("/static/")) {
     event.respondWith(cacheFirst(request));
-  } else if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/jsi18n/")
-             || url.pathname === "/manifest.webmanifest") {
+  } else if (url.pathname.startsWith("/jsi18n/")) {
+    // Its address names the language: the copy the install fetched (with the worker's own
+    // Accept-Language and cookies, which the answer's Vary names) is the same catalogue.
+    event.respondWith(networkFirst(request, { ignoreVary: true }));
+  } else if (url.pathname.startsWith("/api/") || url.pathname === "/manifest.webmanifest") {
     event.respondWith(networkFirst(request));
   }
 });

@@ -32,7 +32,18 @@ const arming = armControl();            // buzz and sound allowed by a first tap
 topbar.after(arming.element, help.banner, help.alerts);
 
 if ("serviceWorker" in navigator) {
+  const controlled = Boolean(navigator.serviceWorker.controller);
   navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});
+  // On a first visit the reads made before the worker took control were not kept for
+  // offline use: once it has, the screen reads them again through it, so that an offline
+  // reload right after the first login has every tool.
+  if (!controlled) {
+    navigator.serviceWorker.addEventListener("controllerchange", async () => {
+      if (!me) return;
+      me = (await loadMe()) || me;
+      route();
+    }, { once: true });
+  }
 }
 
 function renderTopbar() {
