@@ -160,9 +160,11 @@ export function planPanel(eventId, { reload }) {
           .bindTooltip(who(call), { permanent: true, direction: "top", className: "plan-call-label" }).addTo(callsLayer);
       }
     }
-    const lines = open.filter((c) => !c.plan_position || !c.plan_position.inside).map((c) => h("p", { class: "plan-off", dataset: { call: c.id } },
+    // Without a plan, the calls' cards alone give the coordinates.
+    const off = plan ? open.filter((c) => !c.plan_position || !c.plan_position.inside) : [];
+    const lines = off.map((c) => h("p", { class: "plan-off", dataset: { call: c.id } },
       h("strong", {}, who(c)), " — ",
-      plan && plan.placed ? t("outside the plan") : t("the plan is not placed yet"), ": ",
+      plan.placed ? t("outside the plan") : t("the plan is not placed yet"), ": ",
       `${degrees(c.position.latitude)}, ${degrees(c.position.longitude)}`));
     mount(outside, lines);
   }
