@@ -148,6 +148,24 @@ MESSAGES = {
     # Calls for help (safety/services.py).
     "help_taken": gettext_noop("{name} is already on it."),
     "help_closed": gettext_noop("This call for help is already closed."),
+    # The safety board's site plan (safety/plans.py, safety/placement.py).
+    "plan_not_image": gettext_noop("The site plan must be a PNG, JPEG or WebP image."),
+    "plan_too_large": gettext_noop(
+        "The site plan image is too large: at most {limit_mib} MiB and {max_side} pixels on "
+        "its longest side."),
+    "plan_missing": gettext_noop("This event has no site plan yet: upload its image first."),
+    "plan_points_count": gettext_noop("Place the site plan with 2 or 3 reference points."),
+    "plan_point_outside": gettext_noop(
+        "Reference point {n} is outside the image ({width} × {height} pixels)."),
+    "plan_points_too_close": gettext_noop(
+        "Reference points {first} and {second} are too close together: they must be at least "
+        "{pixels} pixels apart on the image and {metres} m apart on the ground."),
+    "plan_points_in_line": gettext_noop(
+        "The three reference points are almost in a line (on the image or on the ground): "
+        "choose points that make a triangle."),
+    "plan_points_mirrored": gettext_noop(
+        "These reference points would show the plan mirrored: check each point's latitude "
+        "and longitude (swapped?)."),
     # A real injury (health/holds.py).
     "out_for_real": gettext_noop(
         "{name} is out of the game for real ({reason}): nothing of the game applies until "

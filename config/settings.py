@@ -294,6 +294,11 @@ AUTHENTICATION_BACKENDS = ["common.admin_login.RateLimitedModelBackend",
 # The CSV imports (roster, race entries, finger readout) take a whole file, whatever its
 # transport: 4 MiB holds a 20,000-row readout or a 5,000-row roster with room to spare.
 IMPORT_MAX_BODY = 4 * 1024 * 1024
+# The safety board's site plan (safety/plans.py): one image of the event's ground, a phone
+# photo of a paper map or an exported map; its longest side in pixels is bounded too, so
+# that a small file cannot unpack into a huge picture on the organisers' phones.
+SITE_PLAN_MAX_BODY = 8 * 1024 * 1024
+SITE_PLAN_MAX_SIDE = 8000
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("fr", "Français"), ("es", "Español"), ("en", "English")]

@@ -10,7 +10,7 @@ class SafetyConfig(AppConfig):
         from players import privacy
 
         from . import contact, privacy as own
-        from .models import Contact, HelpCall
+        from .models import Contact, HelpCall, SitePlan
 
         live.phone_seen.register(contact.phone_seen)
         privacy.export_sections.register(own.safety_export_section)
@@ -22,3 +22,5 @@ class SafetyConfig(AppConfig):
                               scrubbed=("note", "outcome_note", "taken_by_label", "closed_by_label"),
                               not_personal=("kind", "status", "outcome"))
         privacy.texts_declare(Contact, scrubbed=("checked_out_by_label", "acknowledged_by_label"))
+        # The site plan is the event's ground, nobody's data; it goes with the event.
+        privacy.texts_declare(SitePlan, not_personal=("content_type", "digest", "points"))

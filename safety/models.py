@@ -89,3 +89,22 @@ class SafetySettings(models.Model):
     ends_at = models.DateTimeField(
         null=True, blank=True,
         help_text="The event's end on the field: from then on, who has not checked out is listed.")
+
+
+class SitePlan(models.Model):
+    """The event's site plan: an image of its ground (a map, a drawing, a photo of the
+    paper plan) the organisers uploaded, placed by two or three reference points, each
+    `{x, y, latitude, longitude}` (pixels from the top left; WGS 84 degrees). Kept in the
+    database, so that a deployment needs no file storage, and shown only to organisers.
+    Nothing personal: it goes with the event."""
+
+    event = models.OneToOneField(Event, primary_key=True, on_delete=models.CASCADE,
+                                 related_name="site_plan")
+    image = models.BinaryField()
+    content_type = models.CharField(max_length=20)
+    digest = models.CharField(max_length=64, help_text="sha256 of the image: its URL's version")
+    width = models.PositiveIntegerField()
+    height = models.PositiveIntegerField()
+    points = models.JSONField(default=list, blank=True)
+    uploaded_at = models.DateTimeField()
+    placed_at = models.DateTimeField(null=True, blank=True)

@@ -7,7 +7,8 @@ from datetime import datetime, timedelta
 
 from players.models import Character, Event, Membership
 
-from .models import Contact, HelpCall, SafetySettings
+from .models import Contact, HelpCall, SafetySettings, SitePlan
+from .placement import Placement, Point
 
 RECENT_CLOSED = 20
 
@@ -16,8 +17,50 @@ def iso(at: datetime | None) -> str | None:
     return at.isoformat() if at else None
 
 
-def call_view(call: HelpCall) -> dict:
-    """A call as organisers see it."""
+def plan_of(event_id: int) -> SitePlan | None:
+    """The event's site plan, without its image (read only where it is served)."""
+    return SitePlan.objects.defer("image").filter(event_id=event_id).first()
+
+
+def placement_of(plan: SitePlan | None) -> Placement | None:
+    """Where the plan lies on the ground, once its points are placed."""
+    if plan is None or not plan.points:
+        return None
+    return Placement([Point(**p) for p in plan.points], plan.width, plan.height)
+
+
+def plan_view(plan: SitePlan | None) -> dict | None:
+    if plan is None:
+        return None
+    return {"image_url": f"/api/events/{plan.event_id}/safety/plan/image/?v={plan.digest[:12]}",
+            "width": plan.width, "height": plan.height, "points": plan.points,
+            "placed": bool(plan.points), "uploaded_at": iso(plan.uploaded_at),
+            "placed_at": iso(plan.placed_at)}
+
+
+def plan_image(event: Event) -> SitePlan | None:
+    return SitePlan.objects.filter(event=event).first()
+
+
+def plan_position(call: HelpCall, placement: Placement | None) -> dict | None:
+    """Where the call's position falls on the plan, in pixels of its image, with its
+    accuracy as a radius in pixels; `inside` says whether it is on the image at all."""
+    if placement is None or call.latitude is None:
+        return None
+    x, y = placement.to_pixel(call.latitude, call.longitude)
+    radius = call.accuracy_m * placement.pixels_per_metre() if call.accuracy_m is not None else None
+    return {"x": round(x, 1), "y": round(y, 1), "radius_px": None if radius is None else round(radius, 1),
+            "inside": placement.inside(x, y)}
+
+
+_OWN_PLAN = object()
+
+
+def call_view(call: HelpCall, placement: Placement | None | object = _OWN_PLAN) -> dict:
+    """A call as organisers see it, with where it falls on the event's plan (`placement`:
+    given by a caller that shows many calls, read here otherwise)."""
+    if placement is _OWN_PLAN:
+        placement = placement_of(plan_of(call.event_id))
     character = call.character
     return {
         "id": call.pk, "event": call.event_id, "kind": call.kind, "note": call.note,
@@ -28,6 +71,7 @@ def call_view(call: HelpCall) -> dict:
                       if character else None),
         "position": ({"latitude": call.latitude, "longitude": call.longitude,
                       "accuracy_m": call.accuracy_m} if call.latitude is not None else None),
+        "plan_position": plan_position(call, placement),
         "taken_by": call.taken_by_label or None, "taken_at": iso(call.taken_at),
         "closed_by": call.closed_by_label or None, "closed_at": iso(call.closed_at),
         "outcome": call.outcome or None, "outcome_note": call.outcome_note,
@@ -51,7 +95,8 @@ def event_calls(event: Event) -> list[dict]:
     closed ones."""
     waiting = _calls().filter(event=event).exclude(status=HelpCall.CLOSED).order_by("received_at", "pk")
     closed = _calls().filter(event=event, status=HelpCall.CLOSED).order_by("-closed_at", "-pk")[:RECENT_CLOSED]
-    return [call_view(c) for c in [*waiting, *closed]]
+    placement = placement_of(plan_of(event.pk))
+    return [call_view(c, placement) for c in [*waiting, *closed]]
 
 
 def own_calls(event: Event, user) -> list[dict]:
@@ -134,7 +179,7 @@ def safety_board(event: Event, now: datetime, out_for_real: dict[int, dict] | No
     return {"settings": settings_view(found), "ended": ended, "still_out": still_out,
             "teams": [{"team": team, "still_out": n}
                       for team, n in sorted(per_team.items(), key=lambda kv: (kv[0] is None, kv[0] or ""))],
-            "rows": rows, "calls": event_calls(event)}
+            "rows": rows, "calls": event_calls(event), "plan": plan_view(plan_of(event.pk))}
 
 
 def narrator_user_ids(event: Event) -> list[int]:

@@ -23,6 +23,7 @@ from health.models import Treatment
 from health.services import character_act
 from health.treatments import treatment_start
 from players.models import PHONE_CHECKS, Character, Event, JournalEntry, LoginToken
+from safety.plans import plan_upload
 from safety.services import help_call
 from schedule.services.games import game_announce
 from players.services import character_create, event_create, login_token_issue
@@ -685,6 +686,14 @@ MATRIX += [
     (EVENT + "safety/", "get", "/api/events/{event}/safety/", None, narrators(200)),
     (EVENT + "safety/settings/", "post", "/api/events/{event}/safety/settings/",
      {"silent_after_min": 30}, narrators(200)),
+    # The site plan: a JSON body is no image (400 plan_not_image, for the organisers only);
+    # the upload itself is tested in tests/safety/test_site_plan.py.
+    (EVENT + "safety/plan/", "post", "/api/events/{event}/safety/plan/", {}, narrators(400)),
+    (EVENT + "safety/plan/points/", "post", "/api/events/{event}/safety/plan/points/",
+     {"points": [{"x": 10, "y": 10, "latitude": 45.76, "longitude": 4.83},
+                 {"x": 90, "y": 50, "latitude": 45.7601, "longitude": 4.8315}]}, narrators(200)),
+    (EVENT + "safety/plan/image/", "get", "/api/events/{event}/safety/plan/image/", None,
+     narrators(200)),
     (CHARACTER + "battery/", "post", "/api/characters/{player}/battery/", {"level": 0.5},
      its_player(200)),
     (CHARACTER + "check-out/", "post", "/api/characters/{player}/check-out/", {},
@@ -736,6 +745,15 @@ def test_each_row_names_its_route_and_every_role(route, method, url, body, expec
     assert match.route == route or (route in PREFIXES and match.route.startswith(route))
 
 
+def _tiny_png() -> bytes:
+    from io import BytesIO
+
+    from PIL import Image
+    out = BytesIO()
+    Image.new("RGB", (100, 60)).save(out, format="PNG")
+    return out.getvalue()
+
+
 @pytest.fixture
 def world(clock, settings, tmp_path, event, narrator_user, player, other_player, medic):
     """Made with the services, not through clients: each test builds only its role's."""
@@ -766,6 +784,7 @@ def world(clock, settings, tmp_path, event, narrator_user, player, other_player,
     game = game_announce(event=event, scenario="Capture du drapeau", by=narrator_user,
                          start_at=START + timedelta(hours=1))
     called = help_call(event=event, by=other_player.user, kind="lost")
+    plan_upload(event=event, by=narrator_user, data=_tiny_png())
     clock.advance(60)  # the first aid may now be completed
     users = {"player": player.user, "other_player": other_player.user, "medic": medic.user,
              "stranger": stranger, "narrator": narrator_user}

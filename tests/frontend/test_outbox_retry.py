@@ -82,3 +82,38 @@ def test_a_write_answered_503_is_kept_and_sent_again_after_retry_after():
 def test_a_5xx_without_retry_after_is_kept_for_the_next_round():
     seen = outbox_after([[500, None]])
     assert seen["report"][0] == {"queued": True, "waiting": 1, "delays": []}
+
+
+# A round held by a slow server while a call for help is tapped (the same stand-ins).
+ROUND_UNDER_WAY = HARNESS[:HARNESS.index("// The server:")] + """
+const log = [];
+let release = null;
+globalThis.fetch = async (url, init) => {
+  log.push(`fetch ${url}`);
+  if (url === "/slow/") await new Promise((resolve) => { release = resolve; });
+  return { ok: true, status: 200, headers: { get: () => null }, json: async () => ({}) };
+};
+const api = await import(process.argv[1]);
+api.onOutbox((items, done) => { if (!done) log.push(`told ${items.length}`); });
+const slow = api.send("Declared", "POST", "/slow/", {});
+while (!release) await Promise.resolve();
+const help = api.send("Call for help", "POST", "/help/", { kind: "lost" }, null, { first: true });
+for (let i = 0; i < 50; i += 1) await Promise.resolve();
+release();
+const answered = await help;
+await slow;
+console.log(JSON.stringify({ log, queued: answered.queued === true, waiting: (await api.pendingWrites()).length }));
+"""
+
+
+def test_a_write_leaves_before_the_screens_redraw_and_a_round_under_way_does_not_hold_it():
+    """A call for help tapped while the outbox is sending something else leaves right after
+    it, not at the next 15-second round; and every write's request starts before the
+    screens are told of it (a player's screen redraws whole)."""
+    done = subprocess.run(["node", "--input-type=module", "-e", ROUND_UNDER_WAY, API_JS.as_uri()],
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout)
+    assert seen["log"][:2] == ["fetch /slow/", "told 1"]
+    assert "fetch /help/" in seen["log"]
+    assert (seen["queued"], seen["waiting"]) == (False, 0)

@@ -111,3 +111,21 @@ def test_the_decoder_opens_offline_and_the_policy_lets_its_worker_run(client):
     # A worker from the app's own origin: default-src / script-src 'self' cover it.
     assert "worker-src" not in policy and "script-src 'self'" in policy
     assert client.get("/static/frontend/vendor/zxing-library-0.23.0/index.min.js").status_code == 200
+
+
+LEAFLET = VENDOR / "leaflet-1.9.4"
+
+
+@pytest.mark.django_db
+def test_the_site_plans_map_library_is_shipped_with_its_licence_and_opens_offline(client):
+    """The safety board's plan needs no internet: Leaflet is a file of the app, the one
+    named in its README, and in the service worker's cache."""
+    readme = (LEAFLET / "README.md").read_text()
+    for name in ("leaflet.js", "leaflet.css"):
+        assert hashlib.sha256((LEAFLET / name).read_bytes()).hexdigest() in readme, name
+    assert "BSD 2-Clause" in (LEAFLET / "LICENSE").read_text()
+    assert 'new URL("../vendor/leaflet-1.9.4/", import.meta.url)' in (JS / "safety_plan.js").read_text()
+    body = client.get("/sw.js").content.decode()
+    shell = json.loads(re.search(r"^const SHELL = (\[.*\]);$", body, re.M).group(1))
+    assert {"/static/frontend/vendor/leaflet-1.9.4/leaflet.js",
+            "/static/frontend/vendor/leaflet-1.9.4/leaflet.css"} <= set(shell)

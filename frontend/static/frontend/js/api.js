@@ -12,17 +12,22 @@ export class Offline extends Error {}
 // clock of the oldest write waiting (its tap, or when it was queued).
 export async function outboxOldest() {
   try {
-    const [oldest] = await outbox.pending();
-    if (!oldest) return "none";
-    return (oldest.body && oldest.body.tapped_at) || new Date(oldest.created + clock.offsetMs).toISOString();
+    return oldestOf(await outbox.pending());
   } catch {
     return null;   // no IndexedDB (a private window): the request proves nothing
   }
 }
 
-export async function request(method, url, body, key) {
+function oldestOf([oldest]) {
+  if (!oldest) return "none";
+  return (oldest.body && oldest.body.tapped_at) || new Date(oldest.created + clock.offsetMs).toISOString();
+}
+
+// `oldest`: what the outbox holds, when the caller has just read it (the outbox's own
+// round); otherwise it is read here.
+export async function request(method, url, body, key, oldest = undefined) {
   const headers = { Accept: "application/json", "Accept-Language": lang };
-  const oldest = await outboxOldest();
+  if (oldest === undefined) oldest = await outboxOldest();
   if (oldest) headers["X-Outbox-Oldest"] = oldest;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (method !== "GET") headers["X-CSRFToken"] = cookie("csrftoken");
@@ -74,8 +79,11 @@ async function notify(answered) {
 export async function send(label, method, url, body, note = null, { first = false } = {}) {
   const item = { key: newKey(), label, method, url, body, note, created: Date.now(), first };
   await outbox.put(item);
+  // The write leaves before the screens redraw for it (a player's whole screen may):
+  // a call for help must not wait for a repaint to reach the organisers.
+  const sent = flush({ fresh: true });
   await notify();
-  await flush();
+  await sent;
   if (answers.has(item.key)) {
     const answer = answers.get(item.key);
     answers.delete(item.key);
@@ -84,49 +92,48 @@ export async function send(label, method, url, body, note = null, { first = fals
   return { queued: true, key: item.key };
 }
 
-// Sends what waits, in order. A write queued while a flush is on its way is sent by that
-// same flush, not by the next round: a tap made while another write (a battery report, an
-// earlier tap) was being answered would otherwise wait up to 15 s, shown as not sent.
-export function flush() {
-  flushing ||= (async () => {
+// One round at a time. `fresh`: a write was just queued; if a round is under way it may
+// have read the outbox too early, so one more round, right after, takes it (rather than
+// the 15-second one).
+let again = null;
+
+export function flush({ fresh = false } = {}) {
+  if (flushing && !fresh) return flushing;
+  if (flushing) {
+    again ||= flushing.catch(() => {}).then(() => { again = null; return flush(); });
+    return again;
+  }
+  flushing = (async () => {
     try {
-      for (;;) {
-        const items = await outbox.pending();
-        if (!items.length || !(await sendInOrder(items))) return;
+      const items = await outbox.pending();
+      for (const [index, item] of items.entries()) {
+        let answer;
+        try {
+          answer = await request(item.method, item.url, item.body, item.key, oldestOf(items.slice(index)));
+        } catch (error) {
+          if (error instanceof Offline) return;   // keep it, and everything after it
+          throw error;
+        }
+        if (answer.status >= 500) {              // the server is restarting: try later
+          // Kept. A server that says when (503 database_unavailable, Retry-After) is asked
+          // again then; otherwise the 15-second round or the network's return sends it.
+          if (answer.retryAfter > 0) setTimeout(() => flush(), answer.retryAfter * 1000);
+          return;
+        }
+        if (answer.status === 409 && answer.data && answer.data.error === "idempotency_in_progress") {
+          // Its first try is still being worked on, and its answer will be kept: ask again.
+          setTimeout(() => flush(), 1000);
+          return;
+        }
+        await outbox.remove(item.key);           // answered: the server's word wins
+        answers.set(item.key, answer);
+        await notify({ item, answer });
       }
     } finally {
       flushing = null;
     }
   })();
   return flushing;
-}
-
-// True when every item was answered; false when the rest must wait (offline, restarting).
-async function sendInOrder(items) {
-  for (const item of items) {
-    let answer;
-    try {
-      answer = await request(item.method, item.url, item.body, item.key);
-    } catch (error) {
-      if (error instanceof Offline) return false;   // keep it, and everything after it
-      throw error;
-    }
-    if (answer.status >= 500) {              // the server is restarting: try later
-      // Kept. A server that says when (503 database_unavailable, Retry-After) is asked
-      // again then; otherwise the 15-second round or the network's return sends it.
-      if (answer.retryAfter > 0) setTimeout(() => flush(), answer.retryAfter * 1000);
-      return false;
-    }
-    if (answer.status === 409 && answer.data && answer.data.error === "idempotency_in_progress") {
-      // Its first try is still being worked on, and its answer will be kept: ask again.
-      setTimeout(() => flush(), 1000);
-      return false;
-    }
-    await outbox.remove(item.key);           // answered: the server's word wins
-    answers.set(item.key, answer);
-    await notify({ item, answer });
-  }
-  return true;
 }
 
 export const pendingWrites = () => outbox.pending();

@@ -10,6 +10,7 @@ import { kindLabel } from "./help.js";
 import { colon, t } from "./i18n.js";
 import { Live } from "./live.js";
 import { said } from "./outcome.js";
+import { planPanel } from "./safety_plan.js";
 import { h, mount } from "./util.js";
 
 const OUTCOMES = () => [["treated", t("Treated on the spot")], ["evacuated", t("Taken off the field")],
@@ -33,7 +34,9 @@ export async function show(root, { id, context }) {
   const top = h("p", { class: "card safety-message", role: "status" });
   const callsBox = h("section", { class: "safety-calls", "aria-label": t("Calls for help") });
   const boardBox = h("section", { class: "safety-board" });
-  mount(root, h("h1", {}, t("Safety")), top, callsBox, boardBox);
+  // The site plan sits under the calls: where each one is (js/safety_plan.js).
+  const plan = planPanel(id, { reload: () => loadBoard() });
+  mount(root, h("h1", {}, t("Safety")), top, callsBox, plan.element, boardBox);
 
   async function write(label, url, body) {
     const answer = await send(label, "POST", url, body);
@@ -114,6 +117,7 @@ export async function show(root, { id, context }) {
     const ordered = [...calls.values()].sort((a, b) => (a.status === "closed") - (b.status === "closed")
       || (a.status === "closed" ? Date.parse(b.closed_at) - Date.parse(a.closed_at) : Date.parse(a.received_at) - Date.parse(b.received_at)));
     mount(callsBox, ordered.length ? ordered.map(callCard) : h("p", { class: "card muted" }, t("No call for help.")));
+    if (board) plan.update(board.plan, ordered);
     if (!board) { mount(boardBox, h("p", { class: "card muted" }, t("Loading…"))); return; }
     mount(boardBox,
       h("p", { class: "card safety-summary" }, h("strong", {}, t("Still out: %(n)s", { n: board.still_out })),
@@ -154,7 +158,7 @@ export async function show(root, { id, context }) {
   });
   const poll = setInterval(loadBoard, BOARD_EVERY_MS);
   await loadBoard();
-  return () => { active = false; live.close(); clearInterval(poll); window.removeEventListener("live-safety", onSafety); };
+  return () => { active = false; plan.close(); live.close(); clearInterval(poll); window.removeEventListener("live-safety", onSafety); };
 }
 
 function toLocalInput(iso) {
