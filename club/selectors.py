@@ -41,10 +41,11 @@ KIND_LABELS = Labels({
 })
 
 
-def local_text(at: datetime) -> str:
-    """An instant as staff read it: the server's timezone, named (no locale guesswork)."""
+def local_text(at: datetime, *, seconds: bool = False) -> str:
+    """An instant as staff read it: the server's timezone, named (no locale guesswork);
+    to the second where a second decides (an exclusion's one-year limit)."""
     local = timezone.localtime(at)
-    return f"{local:%Y-%m-%d %H:%M} {local.tzname()}"
+    return f"{local:%Y-%m-%d %H:%M{':%S' if seconds else ''}} {local.tzname()}"
 
 
 def staff_role(user, event: Event) -> str | None:

@@ -60,6 +60,9 @@ MESSAGES = {
     "union_weapon_drawn": gettext_noop(
         "Strength in numbers works only bare-handed, when nobody has drawn a weapon."),
     "no_union_against": gettext_noop("No claim of strength in numbers is pending against {name}."),
+    "character_out_of_game": gettext_noop(
+        "{name} is out of game (arm raised, fist closed): characters ignore them until they "
+        "are back in game; only organisers may act."),
     "not_searchable": gettext_noop(
         "A search needs an inert character: {name} cannot be searched now."),
     "firearm_not_held": gettext_noop("You are not holding {item}."),

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
+from django.utils.translation import gettext_noop
+
+from common.i18n import label
 from players.models import Character
 from rulesets import RuleRefused
 
@@ -31,9 +34,21 @@ def require_actor_able(rules, action: str, actor: Character, game_s: float) -> N
         return
     state = rules.advance(actor.health.as_core(), actor.sheet, game_s).state
     status = rules.ruleset.states[state.status]
-    if needed not in status.get("can", []) or rules.is_inert(state, game_s):
+    inert = rules.is_inert(state, game_s)
+    if needed not in status.get("can", []) or inert:
+        # Lying inert in a state that is not (gn_fr L17, Tired's first minute): say so.
+        shown = label(gettext_noop("inert")) if inert and not status.get("inert") else status["labels"]
         raise RuleRefused("actor_cannot", action=rules.ruleset.actions[action]["labels"],
-                          state=status["labels"])
+                          state=shown)
+
+
+def require_in_game(rules, health) -> None:
+    """Hors-jeu (gn_fr L58: "Les autres personnages vous ignoreront mais pas les
+    organisateurs !"): a character hors-jeu takes no part in what characters do to each
+    other (a fight, a treatment), whichever side they are on. The organisers' own
+    declarations do not come here: they still land."""
+    if rules.ruleset.has("out_of_game") and (health.values or {}).get("out_of_game"):
+        raise RuleRefused("character_out_of_game", name=health.character.name)
 
 
 def require_kit(rules, action: str, medic: Character) -> str | None:

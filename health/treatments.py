@@ -13,7 +13,8 @@ from players.models import Character, Event
 from players.services import character_kit_spend, journal_write
 from rulesets import DECLARED, ENDING, RuleRefused
 
-from .checks import outcome_known, require_actor_able, require_kit, state_kept_private
+from .checks import (outcome_known, require_actor_able, require_in_game, require_kit,
+                     state_kept_private)
 from .declared_at import declared_instant
 from .models import Treatment
 # The public helpers every write to health uses (services.py): lock, apply what is due,
@@ -38,6 +39,8 @@ def treatment_start(*, medic: Character, patient: Character, action: str, params
         raise RuleRefused("out_for_real", name=patient.name, reason=health.held_reason)
     # A start is a declaration: it sees the timers due at this instant expired.
     due_timers_publish(health, event, now)
+    for side in (medic.health, health):        # hors-jeu, either one (gn_fr L58)
+        require_in_game(rules, side)
     with state_kept_private(rules, action):
         level = rules.check(health.as_core(), action, sheet=patient.sheet,
                             actor_sheet=medic.sheet, params=params)

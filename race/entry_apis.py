@@ -212,7 +212,7 @@ class ZoneLossApi(_EntryAction):
           "code...); penalty points by organisers only.")
 class InfractionApi(_EntryAction):
     class RaceInfractionInput(serializers.Serializer):
-        kind = serializers.ChoiceField(choices=[k for k, _ in Infraction.KINDS])
+        kind = serializers.ChoiceField(choices=Infraction.TYPED)
         note = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
         penalty_points = serializers.IntegerField(min_value=0, max_value=1000, required=False,
                                                   default=0)

@@ -40,6 +40,11 @@ TEXTS = {
     "not_on_open_road": gettext_noop("not on a road open to traffic"),
     "target_not_panicking": gettext_noop("the survivor was not panicking or too frightened"),
     "near_checkpoint": gettext_noop("{distance} m from balise {code} (closer than {metres} m)"),
+    # a marshal's zone call that took no life: an infraction for the organisers to review
+    "review_no_life_left": gettext_noop(
+        "no life left to take: logged as an infraction for the organisers to decide"),
+    "review_costs_no_life": gettext_noop(
+        "costs no life in this race: logged as an infraction for the organisers to decide"),
     # warnings on the organisers' screens and the results
     "points_unconfirmed": gettext_noop(
         "Points per balise not confirmed ({points}) for course {course}: the rulebook "

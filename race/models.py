@@ -171,12 +171,18 @@ class Infraction(models.Model):
     LIVES_HIDDEN, CHECKPOINT_MOVED, TRANSPORT, TRAFFIC, GEAR, BELT_MISMATCH, OTHER = (
         "lives_hidden", "checkpoint_moved", "transport", "traffic_code", "missing_gear",
         "belt_mismatch", "other")
+    # Recorded with a marshal's call that takes no life (R05, Z4), never typed by hand.
+    OUT_OF_ZONE, FORBIDDEN_PATH = "out_of_zone", "forbidden_path"
     KINDS = [(LIVES_HIDDEN, "Lives hidden, passed on or re-attached"),
              (CHECKPOINT_MOVED, "Balise moved or hidden"),
              (TRANSPORT, "Not on foot (scooter, rollers, bike...)"),
              (TRAFFIC, "Highway code not followed"), (GEAR, "Mandatory gear missing"),
              (BELT_MISMATCH, "Flags on the belt differ from the lives recorded"),
-             (OTHER, "Other")]
+             (OTHER, "Other"),
+             (OUT_OF_ZONE, "Left the race zone, no life taken"),
+             (FORBIDDEN_PATH, "Forbidden path or fence, no life taken")]
+    # What a person records by hand (the rest comes with a zone call).
+    TYPED = [LIVES_HIDDEN, CHECKPOINT_MOVED, TRANSPORT, TRAFFIC, GEAR, BELT_MISMATCH, OTHER]
 
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="infractions")
     kind = models.CharField(max_length=20, choices=KINDS)

@@ -187,7 +187,7 @@ def _read_with_reason(race, value, own, kind) -> dict:
 
 def _read_infraction(race, value, own, kind) -> dict:
     spec = dict(checked_mapping(value, "infraction", {"entry", "kind", "note", "penalty_points"}))
-    kinds = [k for k, _ in Infraction.KINDS]
+    kinds = Infraction.TYPED
     if spec.get("kind") not in kinds:
         raise ValueError(f"infraction.kind: one of {', '.join(kinds)}")
     points = spec.get("penalty_points", 0)

@@ -75,6 +75,9 @@ FEATURES: dict[str, Feature] = {
     # back (health/declared_at.py).
     "late_declarations": Feature(used_by=("health/declared_at.py",),
                                  options=("late_declaration_max_s",)),
+    # Hors-jeu (gn_fr L58): the other characters ignore whoever has this value set (no
+    # fight, no treatment, given or received); the organisers do not.
+    "out_of_game": Feature(used_by=("health/checks.py",), values=("out_of_game",)),
     # Combat points on the sheet, within the ruleset's bounds (gn_fr).
     "combat_base": Feature(used_by=("rulesets/sheet.py",),
                            options=("combat_base_min", "combat_base_max")),

@@ -14,6 +14,11 @@ this module, so that the phone, the declaration and the medic see the same state
    state after those expiries: "Après le compte de ces 10 secondes, un coéquipier pourra
    venir tenter de le soigner" (airsoft_rats L16, L19): at 10 s the count is over, and
    what the phone shows at that instant is what may be declared at it.
+
+A window that something may still answer "within" (a union's three seconds: "si
+personne n'intervient dans les 3 secondes pour rééquilibrer la balance", gn_fr L28)
+includes its last instant: an answer declared then comes before the window's end
+(`within`), as a treatment completing at a deadline is in time.
 """
 # Rule codes: docs/rules/gn_fr-coverage.md; their families: docs/glossary.md.
 from __future__ import annotations
@@ -29,3 +34,9 @@ def expired(deadline: float, at: float, *, seen_by: str) -> bool:
     if seen_by not in ORDERS:
         raise ValueError(f"seen_by must be one of {', '.join(ORDERS)}, not {seen_by!r}")
     return deadline < at or (deadline == at and seen_by == DECLARED)
+
+
+def within(window_end: float, at: float) -> bool:
+    """Whether something declared at `at` is still within a window ending at `window_end`
+    (its last instant included)."""
+    return at <= window_end

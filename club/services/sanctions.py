@@ -48,11 +48,13 @@ def _sanction_end(kind: str, ends_at: datetime | None, now: datetime) -> datetim
         return None
     limit = one_year_after(now)
     if ends_at is None:
-        raise RuleRefused("exclusion_end_required", limit=local_text(limit))
+        raise RuleRefused("exclusion_end_required", limit=local_text(limit, seconds=True))
     if ends_at <= now:
-        raise RuleRefused("exclusion_in_past", asked=local_text(ends_at))
+        raise RuleRefused("exclusion_in_past", asked=local_text(ends_at, seconds=True))
     if ends_at > limit:
-        raise RuleRefused("exclusion_too_long", limit=local_text(limit), asked=local_text(ends_at))
+        # Over by a second, the two instants differ only in their seconds: show them.
+        raise RuleRefused("exclusion_too_long", limit=local_text(limit, seconds=True),
+                          asked=local_text(ends_at, seconds=True))
     return ends_at
 
 

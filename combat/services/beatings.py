@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from health.checks import require_in_game
 from health.services import character_apply_rules, state_kept_private
 from players.models import Character
 from players.services import journal_write_many
@@ -27,6 +28,7 @@ def acharnement_start(*, attacker: Character, victim_code: str, kind: str, by) -
     now, game_s = now_and_game(event)
     rows = locked(event, [attacker, victim], now)
     require_fighter(event, rows[attacker.pk], now, what, actor=attacker)
+    require_in_game(event.rules(), rows[victim.pk])
     wanted = spec["kinds"][kind]
     if rows[victim.pk].status not in wanted["victim_in"]:
         states = event.rules().ruleset.states

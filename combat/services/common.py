@@ -7,6 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from common import i18n
+from health.checks import require_in_game
 from health.models import HealthState
 from health.services import characters_lock, due_timers_publish
 from players.models import Character, Event
@@ -61,17 +62,19 @@ def state_label(event: Event, health: HealthState, now) -> dict:
 
 def require_able(event: Event, health: HealthState, in_states: list, now, what: dict, *,
                  actor: Character) -> None:
-    """In one of the states the fight allows, and not inert (A25: an inert character can
-    only be beaten or searched)."""
+    """In the game (not hors-jeu), in one of the states the fight allows, and not inert
+    (A25: an inert character can only be beaten or searched)."""
     rules = event.rules()
+    require_in_game(rules, health)
     if health.status not in in_states or rules.is_inert(health.as_core(), event.game_time(now)):
         raise _unable(event, health, now, what, actor)
 
 
 def require_fighter(event: Event, health: HealthState, now, what: dict, *,
                     actor: Character) -> None:
-    """Whoever attacks must be able to fight: not inert, in a state that can."""
+    """Whoever attacks must be able to fight: in the game, not inert, in a state that can."""
     rules = event.rules()
+    require_in_game(rules, health)
     can = rules.ruleset.states[health.status].get("can", [])
     if "fight" not in can or rules.is_inert(health.as_core(), event.game_time(now)):
         raise _unable(event, health, now, what, actor)

@@ -9,6 +9,7 @@ from django.db import transaction
 from common.i18n import message_labels
 from effects.services.carrying import item_hold
 from effects.models import Item
+from health.checks import require_in_game
 from health.services import character_apply_rules, state_kept_private
 from players.models import Character
 from players.selectors import clean_code
@@ -78,6 +79,7 @@ def firearm_shoot(*, shooter: Character, code: str, victim_code: str, distance_m
     now, _ = now_and_game(event)
     rows = locked(event, [shooter, victim], now)
     require_fighter(event, rows[shooter.pk], now, what, actor=shooter)
+    require_in_game(event.rules(), rows[victim.pk])
     if misfire and event.rules().option("misfire_keeps_bullet"):
         _journal(item, "misfired", by, now, [shooter, victim])
         return {"hit": False, "victim": victim.name, "loaded": True,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from health.checks import require_in_game
 from health.services import character_apply_rules, state_kept_private
 from players.models import Character
 from rulesets import RuleRefused
@@ -23,7 +24,9 @@ def character_search(*, searcher: Character, target_code: str, location: str, st
     if not location or len(location) > 100:
         raise RuleRefused("bad_input", detail="say where you search (1 to 100 characters)")
     now, game_s = now_and_game(event)
-    rows = locked(event, [target], now)
+    rows = locked(event, [searcher, target], now)
+    for character in (searcher, target):       # hors-jeu, either one (gn_fr L58)
+        require_in_game(event.rules(), rows[character.pk])
     if not event.rules().is_inert(rows[target.pk].as_core(), game_s):
         raise RuleRefused("not_searchable", name=target.name)
     with state_kept_private(event.rules(), spec["searched"]):

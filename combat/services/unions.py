@@ -12,6 +12,7 @@ from health.services import character_apply_rules, snapshots_changed
 from players.models import Character, Event
 from players.services import journal_write_many
 from rulesets import ENDING, RuleRefused
+from rulesets.instants import within
 
 from ..models import Union, UnionMember
 from .common import (fighters_mark, interaction, interaction_label, locked, now_and_game,
@@ -54,16 +55,18 @@ def union_claim(*, claimant: Character, attacker_codes: list[str], defender_code
 
 @transaction.atomic
 def union_join(*, joiner: Character, defender_code: str, by) -> Union:
-    """Someone comes to the defenders' side within the window: when the attackers are no
-    longer more than three times as many, the claim falls and nobody changes."""
+    """Someone comes to the defenders' side within the window (its last instant included:
+    rulesets/instants.py): when the attackers are no longer more than three times as
+    many, the claim falls and nobody changes."""
     event = running_event(joiner)
     spec, what = interaction(event, "union"), interaction_label(event, "union")
     defender = someone(event, defender_code, not_=joiner, what=what)
     now, game_s = now_and_game(event)
     union = (Union.objects.select_for_update()
-             .filter(event=event, status=Union.PENDING, resolve_game_s__gt=game_s,
+             .filter(event=event, status=Union.PENDING,
                      members__character=defender, members__side=UnionMember.DEFENDERS).first())
-    if union is None:
+    # A join at the third second is in time (L28): it comes before the window's end.
+    if union is None or not within(union.resolve_game_s, game_s):
         raise RuleRefused("no_union_against", name=defender.name)
     if union.members.filter(character=joiner).exists():
         raise RuleRefused("already_fighting", name=joiner.name, what=what)

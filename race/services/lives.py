@@ -91,18 +91,34 @@ def grab_record(*, entry: Entry, by, confirmations: list[str], lat: float | None
 @transaction.atomic
 def zone_loss_record(*, entry: Entry, cause: str, by, note: str = "") -> LifeLoss:
     """R04-R06: a marshal saw the survivor leave the race zone (even fleeing) or take a
-    forbidden path or fence. The life is taken if the options say so and one is left;
-    with none left it is logged for the organisers (R05, points per Z4)."""
+    forbidden path or fence. The life is taken if the options say so and one is left.
+    One that takes no life (none left, R05; or the option says it costs none) is still an
+    infraction ("strictement interdits", L30): on the entry's desk, marked for the
+    organisers' review (Z4: they decide; points per `out_of_zone_penalty_without_life`)."""
     o = race_options(entry.event)
     entry = entry_lock(entry)
     _racing(entry)
     costs = o.out_of_zone_costs_life if cause == LifeLoss.OUT_OF_ZONE else o.forbidden_path_costs_life
     has_life = lives_remaining(entry, o.lives_initial) > 0
-    loss = LifeLoss.objects.create(entry=entry, cause=cause, at=timezone.now(), recorded_by=by,
-                                   took_life=costs and has_life,
-                                   no_life_left=costs and not has_life, note=note)
+    took = costs and has_life
+    now = timezone.now()
+    loss = LifeLoss.objects.create(entry=entry, cause=cause, at=now, recorded_by=by,
+                                   took_life=took, no_life_left=costs and not has_life,
+                                   note=note, review=None if took else _no_life_review(costs))
+    if not took:
+        infraction = Infraction.objects.create(entry=entry, kind=cause, at=now, recorded_by=by,
+                                               note=note)
+        race_journal(entry=entry, what=f"infraction:{cause}", by=by, at=now,
+                     detail={"infraction": infraction.pk, "loss": loss.pk, "note": note,
+                             "penalty_points": 0})
     _journal(entry, loss, by)
     return loss
+
+
+def _no_life_review(costs: bool) -> dict:
+    """Why the organisers should look at a zone call that took no life."""
+    key = "review_no_life_left" if costs else "review_costs_no_life"
+    return {"reason": key, "text": say(key)}
 
 
 def _journal(entry: Entry, loss: LifeLoss, by) -> None:

@@ -144,6 +144,22 @@ def test_a_player_cannot_record_or_check_in_anything(game, member, narrator_api)
     assert JournalEntry.objects.count() == journal_before
 
 
+def test_an_exclusion_one_second_over_a_year_names_the_seconds(clock, game, member,
+                                                               narrator_api):
+    """A refusal by one second must show that second: "at the latest 09:02, not 09:02"
+    tells the organiser nothing."""
+    clock.advance(2 * 60 + 7)                                     # decided at 20:02:07
+    over = sanction(narrator_api, game, member.pk, kind="excluded",
+                    ends_at=(START + timedelta(days=365, minutes=2, seconds=8)).isoformat())
+    assert over.json()["error"] == "exclusion_too_long"
+    assert "2027-06-06 20:02:07" in over.json()["detail"]          # the limit, to the second
+    assert "2027-06-06 20:02:08" in over.json()["detail"]          # and what was asked
+    assert Sanction.objects.count() == 0
+    exact = sanction(narrator_api, game, member.pk, kind="excluded",
+                     ends_at=(START + timedelta(days=365, minutes=2, seconds=7)).isoformat())
+    assert exact.status_code == 201, exact.content
+
+
 def test_an_exclusion_lasts_at_most_one_year(game, member, narrator_api):
     too_long = sanction(narrator_api, game, member.pk, kind="excluded",
                         ends_at=(START + timedelta(days=366)).isoformat())

@@ -207,3 +207,25 @@ def test_the_duel_is_journalled_with_the_scores_for_narrators(clock, event, play
     resolved = [r for r in rows if r["kind"] == "duel" and r["what"] == "resolved"]
     assert {r["character"] for r in resolved} == {"Alice", "Denis"}
     assert resolved[0]["detail"]["scores"] == {"challenger": 2, "defender": 3}
+
+
+def test_L58_a_character_out_of_game_is_not_challenged_to_a_duel(
+        clock, event, player, other_player, player_api, denis_api, narrator_api):
+    """"mettez simplement un bras en l'air avec le poing fermé. Les autres personnages vous
+    ignoreront mais pas les organisateurs !": while Denis is hors-jeu nobody duels him
+    (and he duels nobody); back in game, he may be challenged again."""
+    assert act(denis_api, other_player, "out_of_game").status_code == 200
+    refused = challenge(player_api, player, other_player)
+    assert (refused.status_code, refused.json()["error"]) == (409, "character_out_of_game")
+    assert "Denis" in refused.json()["detail"]
+    refused = challenge(denis_api, other_player, player)
+    assert (refused.status_code, refused.json()["error"]) == (409, "character_out_of_game")
+    for api, character in ((player_api, player), (denis_api, other_player)):
+        snap = snapshot(api, character)
+        assert (snap["state"]["key"], snap["fights"]) == ("healthy", [])
+
+    # The organisers are not among those who ignore him.
+    hit = act(narrator_api, other_player, "hit_stunning")
+    assert hit.status_code == 200, hit.content
+    assert act(denis_api, other_player, "back_in_game").status_code == 200
+    assert challenge(player_api, player, other_player).status_code == 201

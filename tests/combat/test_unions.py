@@ -86,11 +86,29 @@ def test_someone_joining_the_defenders_in_time_rebalances_and_nobody_changes(
         assert union_of(snap)["reason"] == "the sides were rebalanced"
 
 
+def test_L28_a_defender_joining_at_the_third_second_rebalances(
+        clock, event, gang, other_player, denis_api, player, player_api):
+    """"si personne n'intervient dans les 3 secondes pour rééquilibrer la balance": the
+    third second is still within them, and what is declared at an instant comes before
+    what ends at it."""
+    (leader, leader_api), *others = gang
+    claim(leader_api, leader, [c for c, _ in others], [other_player])
+    clock.advance(3)
+    joined = player_api.post(f"/api/characters/{player.pk}/unions/join/",
+                             {"defender_code": other_player.code}, format="json")
+    assert joined.status_code == 200, joined.content
+    assert joined.json()["status_of_union"] == "cancelled"
+    assert fights_sweep() == 0
+    denis = snapshot(denis_api, other_player)
+    assert denis["state"]["key"] == "healthy"
+    assert union_of(denis)["reason"] == "the sides were rebalanced"
+
+
 def test_joining_after_the_window_is_too_late(clock, event, gang, other_player, player,
                                               player_api):
     (leader, leader_api), *others = gang
     claim(leader_api, leader, [c for c, _ in others], [other_player])
-    clock.advance(3)
+    clock.advance(3.001)
     late = player_api.post(f"/api/characters/{player.pk}/unions/join/",
                            {"defender_code": other_player.code}, format="json")
     assert late.status_code == 409 and "Denis" in late.json()["detail"]

@@ -91,3 +91,51 @@ def test_a_paralysed_first_aider_gives_no_first_aid_until_the_paralysis_ends(clo
     clock.advance(290)                                             # the trap's 5 minutes are over
     started = start_treatment(ines_api, ines, lucia, "first_aid")
     assert started.status_code == 201, started.content
+
+
+@pytest.mark.parametrize("action", ["first_aid", "surgery", "metabolic_analysis"])
+def test_L17_an_inert_medic_cannot_start_first_aid_until_the_inert_minute_ends(
+        clock, event, player, player_api, medic, medic_api, narrator_api, action):
+    """"Fatigué : Le personnage tombe inerte 1mn": a medic who has just fallen Tired lies
+    inert, and their own phone says they cannot act; no medical skill until the minute is
+    over (a Tired medic may treat afterwards, A24)."""
+    params = {"calm_place": True} if action == "surgery" else {}
+    act(player_api, player, "hit_wounding")
+    act(narrator_api, medic, "set_state", state="tired")
+    clock.advance(30)
+    mine = snapshot(medic_api, medic)["state"]
+    assert "act" in [c["key"] for c in mine["cannot"]]
+
+    refused = start_treatment(medic_api, medic, player, action, **params)
+    assert (refused.status_code, refused.json()["error"]) == (409, "actor_cannot")
+    assert "inert" in refused.json()["detail"]
+    assert not Treatment.objects.exists()
+
+    clock.advance(30)                                              # the inert minute is over
+    started = start_treatment(medic_api, medic, player, action, **params)
+    assert started.status_code == 201, started.content
+
+
+def test_L58_a_medic_out_of_game_gives_no_first_aid(clock, event, player, player_api, medic,
+                                                      medic_api, narrator_api):
+    """"Les autres personnages vous ignoreront mais pas les organisateurs !": hors-jeu,
+    Bruno's skills are out of the game too, and nobody treats a patient who is hors-jeu;
+    an organiser's correction still lands."""
+    act(player_api, player, "hit_wounding")
+    assert act(medic_api, medic, "out_of_game").status_code == 200
+    refused = start_treatment(medic_api, medic, player, "first_aid")
+    assert (refused.status_code, refused.json()["error"]) == (409, "character_out_of_game")
+    assert "Bruno" in refused.json()["detail"]
+    assert not Treatment.objects.exists()
+
+    assert act(medic_api, medic, "back_in_game").status_code == 200
+    assert act(player_api, player, "out_of_game").status_code == 200
+    refused = start_treatment(medic_api, medic, player, "first_aid")
+    assert (refused.status_code, refused.json()["error"]) == (409, "character_out_of_game")
+    assert "Alice" in refused.json()["detail"]
+    corrected = act(narrator_api, player, "set_state", state="tired")
+    assert corrected.status_code == 200, corrected.content
+
+    assert act(player_api, player, "back_in_game").status_code == 200
+    act(narrator_api, player, "set_state", state="wounded")
+    assert start_treatment(medic_api, medic, player, "first_aid").status_code == 201

@@ -247,3 +247,50 @@ def test_an_exit_from_the_zone_costs_no_life_when_the_option_says_not(clock, nar
     assert response.json()["lives"]["remaining"] == 2
     assert response.json()["breakdown"]["lives"] == 0
     assert response.json()["breakdown"]["exits_without_life"] == 0
+
+
+def test_L10_an_exit_with_no_life_left_is_left_on_the_desk_for_review(clock, narrator_user,
+                                                                     organiser_api):
+    """R05 (Z4: "the infraction is logged for organiser review"): a marshal's out-of-zone
+    call on a survivor who has no life left takes nothing, and is still an infraction on
+    the entry's desk, marked for the organisers to decide."""
+    race = make_race(narrator_user)
+    course = make_course(race, narrator_user)
+    paul = entry_of(register(organiser_api, race, course, "Paul", 7))
+    gear(organiser_api, paul, vest=True, light=True, phone=True)
+    start(organiser_api, paul)
+    for _ in range(2):
+        post(organiser_api, entry_url(paul, "zone-losses"), cause="out_of_zone")
+    assert Infraction.objects.filter(entry=paul).count() == 0     # the lives paid for those
+    third = post(organiser_api, entry_url(paul, "zone-losses"), cause="out_of_zone",
+                 note="vu derrière le lavoir")
+    assert third.status_code == 201, third.content
+    assert third.json()["life_loss"]["took_life"] is False
+    seen = third.json()
+    assert [(i["kind"], i["note"]) for i in seen["infractions"]] == [
+        ("out_of_zone", "vu derrière le lavoir")]
+    assert [bool(loss["review"]) for loss in seen["life_losses"]] == [False, False, True]
+    assert "no life left" in seen["life_losses"][2]["review"]["text"]
+    assert seen["breakdown"]["exits_without_life"] == 0           # no points unless decided
+
+
+def test_L30_a_forbidden_path_that_takes_no_life_is_left_on_the_desk_for_review(
+        clock, narrator_user, organiser_api):
+    """"Les passages dans les zones interdites ... sont strictement interdits": with
+    `forbidden_path_costs_life: false` the call takes no life, and is still an infraction
+    on the desk, for review; the marshal's API cannot type those kinds by hand."""
+    race = make_race(narrator_user, {"forbidden_path_costs_life": False})
+    course = make_course(race, narrator_user)
+    paul = entry_of(register(organiser_api, race, course, "Paul", 7))
+    gear(organiser_api, paul, vest=True, light=True, phone=True)
+    start(organiser_api, paul)
+    response = post(organiser_api, entry_url(paul, "zone-losses"), cause="forbidden_path",
+                    note="clôture du stade")
+    assert response.status_code == 201, response.content
+    seen = response.json()
+    assert seen["lives"]["remaining"] == 2
+    assert [(i["kind"], i["penalty_points"]) for i in seen["infractions"]] == [
+        ("forbidden_path", 0)]
+    assert "costs no life" in seen["life_losses"][0]["review"]["text"]
+    typed = post(organiser_api, entry_url(paul, "infractions"), kind="forbidden_path")
+    assert typed.status_code == 400

@@ -3,9 +3,12 @@ organisers announce the next game (every phone shows it), start it (its scenario
 apply and everyone goes back to spawn) and end it (the clock pauses)."""
 from __future__ import annotations
 
+import re
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
+import yaml
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.db import connection
@@ -120,6 +123,33 @@ def test_a_bad_option_is_refused_by_name_with_what_it_may_be(clock, day, players
     day.refresh_from_db()
     assert day.announcement == {}
     assert not JournalEntry.objects.filter(kind="game").exists()
+
+
+def _day_guide_options() -> dict:
+    """The options docs/airsoft-day.md lists ("Scenario options and their defaults"),
+    each with the default it gives."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "airsoft-day.md").read_text()
+    section = text.split("## Scenario options and their defaults", 1)[1].split("\n## ", 1)[0]
+    listed = {}
+    for row in re.findall(r"^\| (`[^|]+) \| ([^|]+) \|", section, re.M):
+        names, defaults = re.findall(r"`([^`]+)`", row[0]), re.findall(r"`([^`]+)`", row[1])
+        listed.update({name: yaml.safe_load(value) for name, value in zip(names, defaults)})
+    return listed
+
+
+def test_the_day_guide_lists_exactly_the_options_an_announcement_accepts(clock, day, players,
+                                                                         narrator_api):
+    """An organiser who follows docs/airsoft-day.md has the announcement accepted: the
+    guide lists every option of the ruleset, with its default, and no other."""
+    listed = _day_guide_options()
+    ruleset = day.rules().ruleset
+    assert set(listed) == set(ruleset.options)
+    assert listed == {name: ruleset.default(name) for name in listed}
+    response = announce(narrator_api, day, options=listed)
+    assert response.status_code == 201, response.content
+    for gone in ("pistol_min_distance_m", "bb_type", "heal_interrupt", "pause_on_game_stop"):
+        refused = announce(narrator_api, day, options={gone: 3})
+        assert refused.json()["error"] == "game_option_unknown"
 
 
 def test_a_player_can_neither_announce_nor_start_nor_end(clock, day, players, apis,

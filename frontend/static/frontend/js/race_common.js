@@ -133,3 +133,8 @@ export const INFRACTIONS = () => [
   ["belt_mismatch", t("Flags on the belt do not match")],
   ["other", t("Another infraction")],
 ];
+// Recorded with a marshal's zone call that took no life (shown on the desk, never typed).
+export const INFRACTIONS_FROM_CALLS = () => [
+  ["out_of_zone", t("Left the race zone, no life taken")],
+  ["forbidden_path", t("Forbidden path or fence, no life taken")],
+];

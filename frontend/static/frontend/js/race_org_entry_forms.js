@@ -2,7 +2,7 @@
 // life, change a team's carrier, abandon or disqualify, record an infraction, and the
 // survivor's login QR. `act(entryId, label, url, body)` sends and notes the answer.
 import { t } from "./i18n.js";
-import { INFRACTIONS, clockTime, signed } from "./race_common.js";
+import { INFRACTIONS, INFRACTIONS_FROM_CALLS, clockTime, signed } from "./race_common.js";
 import { confirmButton, cookie, h, mount } from "./util.js";
 
 export function entryForms(org, { act, redraw, entryUrl }) {
@@ -62,7 +62,7 @@ export function entryForms(org, { act, redraw, entryUrl }) {
     h("label", {}, t("Penalty points"), field(`penalty:${eid}`, { name: "penalty_points", type: "number", min: 0, max: 1000, step: 1 })),
     h("button", { type: "submit" }, t("Record the infraction")));
     const listed = (view.infractions || []).map((i) => h("li", {}, h("span", { class: "muted" }, clockTime(i.at)), " ",
-      (INFRACTIONS().find(([k]) => k === i.kind) || [i.kind, i.kind])[1], i.note ? ` — ${i.note}` : "",
+      ([...INFRACTIONS(), ...INFRACTIONS_FROM_CALLS()].find(([k]) => k === i.kind) || [i.kind, i.kind])[1], i.note ? ` — ${i.note}` : "",
       i.penalty_points ? ` (${signed(-i.penalty_points)})` : ""));
     return h("details", { class: "infractions" }, h("summary", {}, t("Infractions (%(n)s)", { n: listed.length })),
       listed.length ? h("ul", {}, listed) : null, form);
