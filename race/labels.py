@@ -117,9 +117,7 @@ TEXTS = {
         "the file declares a DOCTYPE (entities): an IOF XML 3.0 file has none, so it is "
         "refused unread"),
     "xml_unreadable": gettext_noop("the file is not well-formed XML ({problem})"),
-    "xml_root": gettext_noop(
-        "the file is a {found}, not an IOF XML 3.0 {expected} (namespace "
-        "http://www.orienteering.org/datastandard/3.0)"),
+    "xml_root": gettext_noop("the file is a {found}, not an IOF XML 3.0 {expected}"),
     "xml_schema": gettext_noop("not valid IOF XML 3.0: {problem}"),
     "iof_name": gettext_noop("the name is empty or longer than {max} characters"),
     "iof_no_course": gettext_noop(

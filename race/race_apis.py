@@ -102,25 +102,35 @@ class XmlParser(BaseParser):
         return {"xml": stream.read() if stream is not None else b""}
 
 
+def _duration_s(request) -> int | None:
+    """The time allowed on a new course of a CourseData: `duration_s`, or `duration_min`
+    (the organisers' form), in the body or the query."""
+    for name, unit in (("duration_s", 1), ("duration_min", 60)):
+        given = request.data.get(name) or request.query_params.get(name)
+        if given:
+            value = whole_number(str(given), minimum=1, maximum=86_400 // unit)
+            if value is None or value * unit < 60:
+                raise RuleRefused("bad_input", detail=say("iof_duration_value", value=str(given)[:20]))
+            return value * unit
+    return None
+
+
 class IofImportApi(APIView):
     parser_classes = [XmlParser, JSONParser, MultiPartParser]
     body_limit_setting = "IMPORT_MAX_BODY"      # a whole file (common.middleware)
 
     @extend_schema(responses=OpenApiTypes.OBJECT, request=OpenApiTypes.OBJECT, summary="Import "
                    "an IOF XML 3.0 EntryList (entries) or CourseData (courses, balises, class "
-                   "assignments), as an application/xml body, {\"xml\": text} or a multipart `file` (optional "
-                   "`duration_s` for a new course). Any bad element refuses the file (400 "
-                   "csv_rejected, every problem with its line and reason) and imports nothing "
-                   "(organisers). Idempotency-Key header.")
+                   "assignments), as an application/xml body, {\"xml\": text} or a multipart "
+                   "`file` (optional `duration_s` or `duration_min` for a new course). Any bad "
+                   "element refuses the file (400 csv_rejected, every problem with its line and "
+                   "reason) and imports nothing (organisers). Idempotency-Key header.")
     def post(self, request, event_id):
         event = race_for_organiser(request.user, event_id)
         upload = request.data.get("file")
         raw = upload.read() if hasattr(upload, "read") else request.data.get("xml") or b""
         raw = raw.encode("utf-8") if isinstance(raw, str) else raw
-        duration = request.data.get("duration_s") or request.query_params.get("duration_s")
-        duration_s = whole_number(str(duration), minimum=60, maximum=86_400) if duration else None
-        if duration and duration_s is None:
-            raise RuleRefused("bad_input", detail=say("iof_duration_value", value=str(duration)[:20]))
+        duration_s = _duration_s(request)
         return csv_import_answered(
             request, run_import=lambda: iof_import(event=event, raw=raw, by=request.user,
                                                    duration_s=duration_s),
