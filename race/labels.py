@@ -59,6 +59,9 @@ TEXTS = {
     "h_unranked": gettext_noop("Not ranked"),
     "h_duration": gettext_noop("duration"),
     "h_provisional": gettext_noop("Provisional ranking at {at}"),
+    "h_downloads": gettext_noop("Download:"),
+    "h_iof_results": gettext_noop("results (IOF XML 3.0, for orienteering software)"),
+    "h_iof_start": gettext_noop("start list (IOF XML 3.0)"),
     # the balises to print (race/views.py balises_page)
     "print_title": gettext_noop("Balises to print"),
     "print_course": gettext_noop("Course"),

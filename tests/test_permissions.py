@@ -675,6 +675,12 @@ MATRIX += [
      {"reason": "contact"}, narrators(200)),
     ("race/<int:event_id>/results/", "get", "/race/{race}/results/", None, everyone(200)),
     ("race/<int:event_id>/results.csv", "get", "/race/{race}/results.csv", None, everyone(200)),
+    ("race/<int:event_id>/results.xml", "get", "/race/{race}/results.xml", None, everyone(200)),
+    ("race/<int:event_id>/startlist.xml", "get", "/race/{race}/startlist.xml", None, everyone(200)),
+    ("race/<int:event_id>/iof/results.xml", "get", "/race/{race}/iof/results.xml", None,
+     expect(anonymous=302, narrator=200)),
+    ("race/<int:event_id>/iof/startlist.xml", "get", "/race/{race}/iof/startlist.xml", None,
+     expect(anonymous=302, narrator=200)),
     ("race/<int:event_id>/balises/", "get", "/race/{race}/balises/", None,
      expect(anonymous=302, narrator=200)),
 ]
