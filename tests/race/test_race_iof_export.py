@@ -4,6 +4,9 @@ The round trip: entries and courses come in as IOF files, the night is played, t
 ResultList goes out and reads back with the project's ranks, statuses and scores."""
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from lxml import etree
 from rest_framework.test import APIClient
@@ -175,3 +178,10 @@ def test_every_file_validates_before_during_and_after_the_race(clock, race, fami
     assert statuses == {"Morel": "Active", "Roux": "Inactive", "Les Rescapés": "Inactive"}
     start = parsed(start_list(race, clock.now, public=False))
     assert start.findtext(f".//{q('PersonStart/Start/StartTime')}") == "2026-06-06T22:00:00+02:00"
+
+
+def test_the_examples_in_the_race_documentation_are_valid_iof_files():
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "race.md").read_text()
+    blocks = re.findall(r"```xml\n(.*?)```", doc, re.S)
+    assert [etree.QName(parsed(b.encode())).localname for b in blocks] == [
+        "CourseData", "EntryList", "ResultList", "StartList"]
