@@ -9,7 +9,7 @@ export function importPanel(id, { onImported }) {
     csvImportPanel({
       url: `/api/race/events/${id}/punches/import/`, resultId: "import-result",
       title: t("Finger readout"), fileLabel: t("Readout file (CSV)"), button: t("Import"),
-      help: t("A CSV file with the columns doigt, balise, heure (or finger, checkpoint, time). A file with a bad line imports nothing."),
+      help: t("A CSV file with the columns doigt, balise, heure (or finger, checkpoint, time), or the card readout export of SPORTident Config+. A file with a bad line imports nothing."),
       done: (data) => t("%(rows)s punches read: %(imported)s imported, %(already)s already there, %(entries)s entries.", {
         rows: data.rows, imported: data.imported, already: data.already_there, entries: data.entries }),
       onImported }),
