@@ -168,3 +168,22 @@ def test_the_command_imports_a_file_and_lists_a_bad_ones_lines(race, tmp_path, c
     with pytest.raises(CommandError, match="rien n.est importé"):
         call_command("import_iof", str(race.pk), str(bad))
     assert f"{bad}:1:" in capsys.readouterr().err
+
+
+@pytest.mark.django_db
+def test_the_organisers_form_sends_the_file_with_the_minutes_of_a_new_course(organiser_api, race):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    url = f"/api/race/events/{race.pk}/iof/import/"
+    file = SimpleUploadedFile("courses.xml", example("CourseData_Individual_Step2.xml"), "application/xml")
+    without = organiser_api.post(url, {"file": file, "duration_min": ""}, format="multipart",
+                                 HTTP_ACCEPT_LANGUAGE="en")
+    assert without.status_code == 400
+    assert [r["reason"] for r in without.json()["rows"]][0].startswith("course A is not a standard one")
+    file.seek(0)
+    wrong = organiser_api.post(url, {"file": file, "duration_min": "an hour"}, format="multipart")
+    assert wrong.status_code == 400 and "an hour" in wrong.json()["detail"]
+    file.seek(0)
+    response = organiser_api.post(url, {"file": file, "duration_min": "75"}, format="multipart")
+    assert response.status_code == 201, response.content
+    assert response.json()["message"] == "CourseData" and response.json()["imported"] == 2
+    assert Course.objects.get(event=race, name="B").duration_s == 75 * 60
