@@ -106,7 +106,8 @@ def _duration_s(request) -> int | None:
     """The time allowed on a new course of a CourseData: `duration_s`, or `duration_min`
     (the organisers' form), in the body or the query."""
     for name, unit in (("duration_s", 1), ("duration_min", 60)):
-        given = request.data.get(name) or request.query_params.get(name)
+        given = (request.data.get(name) if hasattr(request.data, "get") else None) \
+            or request.query_params.get(name)
         if given:
             value = whole_number(str(given), minimum=1, maximum=86_400 // unit)
             if value is None or value * unit < 60:
@@ -127,9 +128,12 @@ class IofImportApi(APIView):
                    "reason) and imports nothing (organisers). Idempotency-Key header.")
     def post(self, request, event_id):
         event = race_for_organiser(request.user, event_id)
-        upload = request.data.get("file")
-        raw = upload.read() if hasattr(upload, "read") else request.data.get("xml") or b""
+        data = request.data if hasattr(request.data, "get") else {}
+        upload = data.get("file")
+        raw = upload.read() if hasattr(upload, "read") else data.get("xml") or b""
         raw = raw.encode("utf-8") if isinstance(raw, str) else raw
+        if not isinstance(raw, bytes):
+            raw = b""
         duration_s = _duration_s(request)
         return csv_import_answered(
             request, run_import=lambda: iof_import(event=event, raw=raw, by=request.user,

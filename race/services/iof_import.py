@@ -38,6 +38,7 @@ from .entries_import import entry_rows_register
 NAME_MAX = Entry._meta.get_field("name").max_length
 CLUB_MAX = Entry._meta.get_field("club").max_length
 CODE_MAX = Checkpoint._meta.get_field("code").max_length
+COURSE_MAX = Course._meta.get_field("name").max_length
 PHONES = ("MobilePhoneNumber", "PhoneNumber")
 
 
@@ -188,6 +189,8 @@ def _course_balises(course, controls: dict) -> tuple[list[tuple], list[dict]]:
 def _course_target(event: Event, course, durations: dict, duration_s) -> tuple[object, dict | None]:
     """(the race's course of that name, or None to create; a bad element or None)."""
     name = text(course, "Name")
+    if not name or len(name) > COURSE_MAX:
+        return None, {"line": course.sourceline, "reason": say("iof_name", max=str(COURSE_MAX))}
     existing = Course.objects.filter(event=event, name__iexact=name).first()
     if existing is not None and existing.checkpoints.exists():
         return None, {"line": course.sourceline, "reason": say("iof_course_exists", course=name)}
