@@ -11,6 +11,7 @@ urlpatterns = [
     path(EVENT + "courses/", apis.CoursesApi.as_view()),
     path(EVENT + "entries/", apis.EntriesApi.as_view()),
     path(EVENT + "entries/import/", race.EntriesImportApi.as_view()),
+    path(EVENT + "iof/import/", race.IofImportApi.as_view()),
     path(EVENT + "zombies/", apis.ZombiesApi.as_view()),
     path(EVENT + "punches/import/", race.PunchImportApi.as_view()),
     path(EVENT + "bibs/<str:code>/", race.BibApi.as_view()),

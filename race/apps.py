@@ -17,11 +17,11 @@ class RaceConfig(AppConfig):
         privacy.event_purgers.register(race_event_purge)
 
         from .models import Checkpoint, Course, Entry, Infraction, LifeLoss, Punch
-        privacy.texts_declare(Course, not_personal=("name",))   # matched to the race's durations
+        privacy.texts_declare(Course, not_personal=("name", "classes"))   # matched to the race's durations
         privacy.texts_declare(Checkpoint, scrubbed=("name",), event="course__event_id",
                               not_personal=("code", "qr"))
         # An entry's own people: race_person_erase replaces them.
-        privacy.texts_declare(Entry, scrubbed=("end_reason",), handled=("name", "members", "carrier", "phone"),
+        privacy.texts_declare(Entry, scrubbed=("end_reason",), handled=("name", "members", "carrier", "phone", "club"),
                               not_personal=("kind", "gear", "status"))
         privacy.texts_declare(Punch, not_personal=("source", "not_counted"))
         privacy.texts_declare(LifeLoss, scrubbed=("note", "void_reason", "confirmations", "review"),

@@ -64,6 +64,9 @@ TEXTS = {
     "h_unranked": gettext_noop("Not ranked"),
     "h_duration": gettext_noop("duration"),
     "h_provisional": gettext_noop("Provisional ranking at {at}"),
+    "h_downloads": gettext_noop("Download:"),
+    "h_iof_results": gettext_noop("results (IOF XML 3.0, for orienteering software)"),
+    "h_iof_start": gettext_noop("start list (IOF XML 3.0)"),
     # the balises to print (race/views.py balises_page)
     "print_title": gettext_noop("Balises to print"),
     "print_course": gettext_noop("Course"),
@@ -115,6 +118,31 @@ TEXTS = {
     "entries_kind": gettext_noop("kind '{value}' is neither solo nor team"),
     "entries_deposit": gettext_noop("deposit '{value}' is neither yes nor no"),
     "entries_empty": gettext_noop("the file holds no entry"),
+    # IOF XML 3.0 files (EntryList, CourseData): race/iof_xml.py, race/services/iof_import.py
+    "xml_rejected": gettext_noop("file refused, nothing imported: {count} problem(s)"),
+    "xml_empty": gettext_noop("the file is empty: send an IOF XML 3.0 {expected}"),
+    "xml_doctype": gettext_noop(
+        "the file declares a DOCTYPE (entities): an IOF XML 3.0 file has none, so it is "
+        "refused unread"),
+    "xml_unreadable": gettext_noop("the file is not well-formed XML ({problem})"),
+    "xml_root": gettext_noop("the file is a {found}, not an IOF XML 3.0 {expected}"),
+    "xml_schema": gettext_noop("not valid IOF XML 3.0: {problem}"),
+    "iof_name": gettext_noop("the name is empty or longer than {max} characters"),
+    "iof_no_course": gettext_noop(
+        "class '{name}' has no course in this race (courses: {known}): import the "
+        "CourseData first, or name a course after the class"),
+    "iof_card": gettext_noop("card number '{value}' is not a finger number"),
+    "iof_already": gettext_noop("{name} is already registered on course {course}"),
+    "iof_course_exists": gettext_noop("course {course} already has balises in this race"),
+    "iof_duration": gettext_noop(
+        "course {course} is not a standard one (enfant, famille, sportif): give its "
+        "duration (duration_s) with the file"),
+    "iof_duration_value": gettext_noop("duration_s '{value}' is not a number of seconds (60 to 86400)"),
+    "iof_control": gettext_noop("control {code} of course {course} is not among the file's controls"),
+    "iof_code": gettext_noop("control code '{code}' is empty or longer than {max} characters"),
+    "iof_score": gettext_noop("score '{value}' of control {code} is not a whole number"),
+    "iof_class_course": gettext_noop("class {name} is assigned to course {course}, which neither "
+                                     "the file nor the race has"),
 }
 
 

@@ -25,6 +25,9 @@ class Course(models.Model):
     points_confirmed = models.BooleanField(default=False)
     points_confirmed_at = models.DateTimeField(null=True, blank=True)
     mass_started_at = models.DateTimeField(null=True, blank=True)
+    # Orienteering classes run on this course (an IOF CourseData's class assignments): an
+    # IOF EntryList names its runners' class, not their course.
+    classes = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -76,7 +79,11 @@ class Entry(models.Model):
     members = models.JSONField(default=list, blank=True, help_text="A team's members' names.")
     carrier = models.CharField(max_length=100, blank=True, default="",
                                help_text="Who wears the finger and the belt now (team).")
-    finger = models.PositiveIntegerField(help_text="The electronic finger's number.")
+    # None: a runner renting a finger (an IOF entry without a card) punches by phone until
+    # one is handed over.
+    finger = models.PositiveIntegerField(null=True, blank=True,
+                                         help_text="The electronic finger's number.")
+    club = models.CharField(max_length=100, blank=True, default="")
     phone = models.CharField(max_length=40, help_text="Given at registration; organisers only.")
     deposit_taken_at = models.DateTimeField(null=True, blank=True)
     deposit_returned_at = models.DateTimeField(null=True, blank=True)

@@ -6,7 +6,7 @@ from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
-from rest_framework.parsers import MultiPartParser
+from rest_framework.parsers import BaseParser, MultiPartParser
 from rest_framework.views import APIView
 
 from common.errors import request_language
@@ -14,7 +14,9 @@ from common.http import answer
 from common.i18n import refusal_text
 from common.idempotency import idempotent
 from common.csv_rows import CsvParser, csv_import_answered, uploaded_csv_text
+from common.numbers import whole_number
 from common.parsers import JSONParser
+from rulesets import RuleRefused
 from schedule.day_apis import AwareDateTimeField
 
 from .selectors import boards
@@ -25,6 +27,7 @@ from .selectors.entries import (course_for_organiser, entry_by_code, lives_remai
                                 race_for_organiser, race_for_zombie)
 from .services import lives, punches, running
 from .services.entries_import import entries_import
+from .services.iof_import import iof_import
 from .services.common import status_key
 
 
@@ -89,6 +92,53 @@ class EntriesImportApi(APIView):
         return csv_import_answered(
             request, run_import=lambda: entries_import(event=event, text=text, by=request.user),
             rejected_detail=lambda count: say("entries_rejected", count=str(count)))
+
+
+class XmlParser(BaseParser):
+    """An IOF XML file sent as the raw body; its size was checked by the body limit."""
+    media_type = "*/xml"
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        return {"xml": stream.read() if stream is not None else b""}
+
+
+def _duration_s(request) -> int | None:
+    """The time allowed on a new course of a CourseData: `duration_s`, or `duration_min`
+    (the organisers' form), in the body or the query."""
+    for name, unit in (("duration_s", 1), ("duration_min", 60)):
+        given = (request.data.get(name) if hasattr(request.data, "get") else None) \
+            or request.query_params.get(name)
+        if given:
+            value = whole_number(str(given), minimum=1, maximum=86_400 // unit)
+            if value is None or value * unit < 60:
+                raise RuleRefused("bad_input", detail=say("iof_duration_value", value=str(given)[:20]))
+            return value * unit
+    return None
+
+
+class IofImportApi(APIView):
+    parser_classes = [XmlParser, JSONParser, MultiPartParser]
+    body_limit_setting = "IMPORT_MAX_BODY"      # a whole file (common.middleware)
+
+    @extend_schema(responses=OpenApiTypes.OBJECT, request=OpenApiTypes.OBJECT, summary="Import "
+                   "an IOF XML 3.0 EntryList (entries) or CourseData (courses, balises, class "
+                   "assignments), as an application/xml body, {\"xml\": text} or a multipart "
+                   "`file` (optional `duration_s` or `duration_min` for a new course). Any bad "
+                   "element refuses the file (400 csv_rejected, every problem with its line and "
+                   "reason) and imports nothing (organisers). Idempotency-Key header.")
+    def post(self, request, event_id):
+        event = race_for_organiser(request.user, event_id)
+        data = request.data if hasattr(request.data, "get") else {}
+        upload = data.get("file")
+        raw = upload.read() if hasattr(upload, "read") else data.get("xml") or b""
+        raw = raw.encode("utf-8") if isinstance(raw, str) else raw
+        if not isinstance(raw, bytes):
+            raw = b""
+        duration_s = _duration_s(request)
+        return csv_import_answered(
+            request, run_import=lambda: iof_import(event=event, raw=raw, by=request.user,
+                                                   duration_s=duration_s),
+            rejected_detail=lambda count: say("xml_rejected", count=str(count)))
 
 
 class BibApi(APIView):

@@ -18,6 +18,7 @@ from common.i18n import localize
 from rulesets.messages import LANGUAGES
 
 from .selectors.boards import courses_view, public_results
+from .selectors.iof_export import result_list, start_list
 from .labels import TEXTS, say
 from .options import race_options
 from .selectors.entries import race_event, race_for_organiser
@@ -81,6 +82,40 @@ def results_csv(request, event_id):
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="results-race-{event.pk}.csv"'
     return response
+
+
+def _xml(body: bytes, name: str) -> HttpResponse:
+    response = HttpResponse(body, content_type="application/xml; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@require_GET
+def results_xml(request, event_id):
+    """The public results as an IOF XML 3.0 ResultList: no finger, club or phone."""
+    event = _race(event_id)
+    return _xml(result_list(event, timezone.now(), public=True), f"results-race-{event.pk}.xml")
+
+
+@require_GET
+def startlist_xml(request, event_id):
+    """The public start list (IOF XML 3.0 StartList): names, courses, start times."""
+    event = _race(event_id)
+    return _xml(start_list(event, timezone.now(), public=True), f"startlist-race-{event.pk}.xml")
+
+
+@require_GET
+def organiser_iof_xml(request, event_id, message):
+    """The organisers' StartList or ResultList, with each entry's finger and club, for
+    the orienteering software (MeOS, QuickEvent)."""
+    if not request.user.is_authenticated:
+        return redirect(f"/admin/login/?next={request.path}")
+    try:
+        event = race_for_organiser(request.user, event_id)
+    except NotFound:
+        raise Http404() from None
+    write = result_list if message == "results" else start_list
+    return _xml(write(event, timezone.now(), public=False), f"{message}-race-{event.pk}-iof.xml")
 
 
 @require_GET

@@ -626,6 +626,11 @@ MATRIX += [
      narrators(201)),
     (RACE_EVENT + "entries/import/", "post", "/api/race/events/{race}/entries/import/",
      {"csv": "name,course,finger,phone\nLucas,famille,98,0611223344\n"}, narrators(201)),
+    (RACE_EVENT + "iof/import/", "post", "/api/race/events/{race}/iof/import/",
+     {"xml": '<EntryList xmlns="http://www.orienteering.org/datastandard/3.0" iofVersion="3.0">'
+             '<Event><Name>Rugles</Name></Event><PersonEntry><Person><Name><Family>Roy</Family>'
+             '<Given>Lea</Given></Name></Person><ControlCard>97</ControlCard><Class><Name>famille'
+             '</Name></Class></PersonEntry></EntryList>'}, narrators(201)),
     (RACE_EVENT + "punches/import/", "post", "/api/race/events/{race}/punches/import/",
      {"csv": "finger,checkpoint,time\n{alice_finger},31,2026-06-06T20:00:30+00:00\n"},
      narrators(201)),
@@ -671,6 +676,12 @@ MATRIX += [
      {"reason": "contact"}, narrators(200)),
     ("race/<int:event_id>/results/", "get", "/race/{race}/results/", None, everyone(200)),
     ("race/<int:event_id>/results.csv", "get", "/race/{race}/results.csv", None, everyone(200)),
+    ("race/<int:event_id>/results.xml", "get", "/race/{race}/results.xml", None, everyone(200)),
+    ("race/<int:event_id>/startlist.xml", "get", "/race/{race}/startlist.xml", None, everyone(200)),
+    ("race/<int:event_id>/iof/results.xml", "get", "/race/{race}/iof/results.xml", None,
+     expect(anonymous=302, narrator=200)),
+    ("race/<int:event_id>/iof/startlist.xml", "get", "/race/{race}/iof/startlist.xml", None,
+     expect(anonymous=302, narrator=200)),
     ("race/<int:event_id>/balises/", "get", "/race/{race}/balises/", None,
      expect(anonymous=302, narrator=200)),
 ]

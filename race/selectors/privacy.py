@@ -33,7 +33,7 @@ def race_export_section(*, person) -> dict:
     return {"race_entries": [{
         "id": e.pk, "event": e.event_id, "course": e.course.name, "kind": e.kind,
         "name": e.name, "members": e.members, "carrier": e.carrier, "finger": e.finger,
-        "phone": e.phone, "status": e.status, "gear": e.gear,
+        "phone": e.phone, "club": e.club, "status": e.status, "gear": e.gear,
         "gear_checked_at": _iso(e.gear_checked_at), "deposit_taken_at": _iso(e.deposit_taken_at),
         "deposit_returned_at": _iso(e.deposit_returned_at), "started_at": _iso(e.started_at),
         "deadline_at": _iso(e.deadline_at), "finished_at": _iso(e.finished_at),

@@ -123,14 +123,20 @@ def entries_import(*, event: Event, text: str, by) -> dict:
     # One registration at a time per race, so that the finger check holds; not the event's
     # row, which a pause or an Emergencia must get at once (common/locks.py).
     xact_lock(REGISTRATION, event.pk)
-    rows = _rows(event, text)
+    return entry_rows_register(event=event, rows=_rows(event, text), by=by)
+
+
+def entry_rows_register(*, event: Event, rows: list[dict], by) -> dict:
+    """Rows checked by an import (this CSV one, or race/services/iof_import.py), each an
+    entry with its login; inside the import's transaction, holding its REGISTRATION lock."""
     characters = characters_create(event=event, by=by, rows=[
         {"name": row["name"], "sheet": {}, "kits": {}, "team": None} for row in rows])
     now = timezone.now()
     entries = Entry.objects.bulk_create([
         Entry(event=event, course=row["course"], character=character, kind=row["kind"],
               name=row["name"], members=row["members"], carrier=row["carrier"], finger=row["finger"],
-              phone=row["phone"], deposit_taken_at=now if row["deposit"] else None)
+              phone=row["phone"], club=row.get("club", ""),
+              deposit_taken_at=now if row["deposit"] else None)
         for row, character in zip(rows, characters)], batch_size=1000)
     label, game_s = actor_label(by, event), event.game_time(now)
     JournalEntry.objects.bulk_create([JournalEntry(

@@ -12,11 +12,11 @@ def race_person_erase(*, person, scrub) -> None:
     entries = list(person_entries(person).select_for_update())
     for entry in entries:
         team = team_pseudonyms(entry, person.pseudonym)
-        entry.name, entry.phone = person.pseudonym, ""
+        entry.name, entry.phone, entry.club = person.pseudonym, "", ""
         entry.members = [team[m] for m in entry.members]
         entry.carrier = team.get(entry.carrier, "")
         entry.end_reason = scrub(entry.end_reason)[:300]
-        entry.save(update_fields=["name", "phone", "members", "carrier", "end_reason"])
+        entry.save(update_fields=["name", "phone", "club", "members", "carrier", "end_reason"])
         for loss in LifeLoss.objects.filter(entry=entry):
             loss.note, loss.void_reason = scrub(loss.note)[:300], scrub(loss.void_reason)[:300]
             loss.save(update_fields=["note", "void_reason"])

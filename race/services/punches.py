@@ -83,7 +83,7 @@ def punches_import(*, event, text: str, by) -> dict:
                 "csv_unknown_checkpoint", code=row.checkpoint[:40], course=entry.course.name,
                 finger=str(row.finger))})
             continue
-        at = parse_time(row.time, zone=zone,
+        at = parse_time(row.time, zone=zone, twelve_hour=row.twelve_hour,
                         anchor=entry.started_at or entry.course.mass_started_at or now)
         if at is None:
             bad.append({"line": row.line, "reason": say("csv_time", value=row.time[:40])})

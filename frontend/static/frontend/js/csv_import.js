@@ -1,20 +1,21 @@
 // A spreadsheet (CSV) sent to an import of the organisers' screens: the finger readout and
 // the entries of a race (js/race_org_import.js), the roster of a game (js/roster.js). The
 // file goes as it is, not through the outbox (an import needs the network) and with an
-// Idempotency-Key, so a retried upload is applied once. A refused file imports nothing and
+// Idempotency-Key, so a retried upload is applied once. An orienteering file (IOF XML) goes
+// through the same panel (js/race_org_import.js). A refused file imports nothing and
 // lists its bad lines with their numbers as the spreadsheet shows them (the header is 1).
 import { lang, t } from "./i18n.js";
 import { cookie, h, mount, newKey } from "./util.js";
 
-export function csvImportPanel({ url, title, help, fileLabel, button, resultId, done, onImported, extra = null }) {
-  const file = h("input", { type: "file", name: "file", accept: ".csv,text/csv,text/plain", required: true, "aria-label": fileLabel });
+export function csvImportPanel({ url, title, help, fileLabel, button, resultId, done, onImported, extra = null,
+  accept = ".csv,text/csv,text/plain" }) {
+  const file = h("input", { type: "file", name: "file", accept, required: true, "aria-label": fileLabel });
   const result = h("div", { class: "import-result", id: resultId });
   const form = h("form", { class: "card import-form", onsubmit: async (ev) => {
     ev.preventDefault();
     if (!file.files.length) return;
     mount(result, h("p", { class: "muted" }, t("Sending the file…")));
-    const body = new FormData();
-    body.append("file", file.files[0]);
+    const body = new FormData(form);   // the file, and any field of `extra`
     let response;
     let data = {};
     try {

@@ -174,6 +174,8 @@ export async function show(root, { id, me, params, context }) {
     h("section", { class: "card links" },
       h("a", { class: "button", href: `/race/${id}/results/`, target: "_blank", rel: "noopener" }, t("Public results")),
       h("a", { class: "button", href: `/race/${id}/results.csv` }, t("Results CSV")),
+      h("a", { class: "button", href: `/race/${id}/iof/results.xml` }, t("Results (IOF XML)")),
+      h("a", { class: "button", href: `/race/${id}/iof/startlist.xml` }, t("Start list (IOF XML)")),
       h("a", { class: "button", href: `#/narrator/${id}` }, t("Journal and narrators' screen"))));
   safetyView.drawAlerts();
   safetyView.drawSafety();
