@@ -115,7 +115,6 @@ def _race_part(entry: Entry, score, codes: dict, o: RaceOptions, facts) -> dict:
                          "at": iso(loss.at), "took_life": loss.took_life,
                          "voided": loss.voided_at is not None, "void_reason": loss.void_reason}
                         for loss in entry.life_losses.all()],
-        "warnings": course_warnings(entry.course),
     }
 
 
@@ -127,6 +126,9 @@ def _punched(punch, codes: dict) -> dict:
 
 def organiser_entry_view(entry: Entry, now: datetime, o: RaceOptions | None = None) -> dict:
     view = survivor_entry_view(entry, now, o)
+    # The organisers' warnings (points per balise not confirmed...) are theirs alone: a
+    # runner who has found nothing yet reads no "-50 points" meant for the course setter.
+    view["warnings"] = course_warnings(entry.course)
     view["entry"].update({
         "phone": entry.phone, "character": entry.character_id,
         "gear": {k: bool(entry.gear.get(k)) for k in ("vest", "light", "phone")},
@@ -242,7 +244,7 @@ def public_results(event: Event, now: datetime) -> dict:
     """The results anyone may read: names and scores, no phone, no finger, no bib code."""
     boards = leaderboard(event, now)
     return {"event": {"id": event.pk, "name": event.name}, "courses": [
-        {"course": b["course"], "warnings": b["warnings"],
+        {"course": b["course"],
          "ranking": [_public_row(r) for r in b["ranking"]],
          "unranked": [_public_row(r) for r in b["unranked"]]} for b in boards]}
 

@@ -115,7 +115,7 @@ export function survivorCards({ id, entry, note, scan, changeCarrier, abandon })
       h("p", {}, h("strong", { class: "score", id: "race-score" }, String(entry.score)), " ", t("points")),
       h("p", { class: "muted breakdown" }, parts.map(([label, value]) => `${label} ${signed(value)}`).join(" · ")),
       final ? null : h("p", { class: "muted" }, t("If you finished now; the organisers' ranking is the one that counts.")),
-      entry.warnings.map((w) => h("p", { class: "race-warning" }, "⚠ ", w.text)));
+      (entry.warnings || []).map((w) => h("p", { class: "race-warning" }, "⚠ ", w.text)));
   }
 
   function carrierCard() {
