@@ -38,6 +38,8 @@ STATUS_BY_CODE = {
     "erase_not_confirmed": 400, "retention_days_invalid": 400,
     # Undoing a narrator's state change (health/undo.py).
     "sheet_number": 400, "sheet_choice": 400,
+    # A runner's punch by a typed code (race/services/punches.py).
+    "unknown_balise": 400, "balise_number_typed": 400,
     # The safety board's site plan (safety/plans.py, safety/placement.py).
     "plan_not_image": 400, "plan_too_large": 413, "plan_missing": 404, "plan_points_count": 400,
     "plan_point_outside": 400, "plan_points_too_close": 400, "plan_points_in_line": 400,

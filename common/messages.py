@@ -152,6 +152,13 @@ MESSAGES = {
     "help_taken": gettext_noop("{name} is already on it."),
     "help_closed": gettext_noop("This call for help is already closed."),
     # The safety board's site plan (safety/plans.py, safety/placement.py).
+    # What a runner typed for a balise (race/services/punches.py): what to type instead.
+    "unknown_balise": gettext_noop(
+        "'{code}' is not a balise of {course}: type the six characters printed under the "
+        "balise's QR code, or scan the QR."),
+    "balise_number_typed": gettext_noop(
+        "{number} is the balise's number on the map: type the six characters printed under "
+        "its QR code, or scan the QR."),
     "plan_not_image": gettext_noop("The site plan must be a PNG, JPEG or WebP image."),
     "plan_too_large": gettext_noop(
         "The site plan image is too large: at most {limit_mib} MiB and {max_side} pixels on "

@@ -75,10 +75,6 @@ TEXTS = {
     "print_none": gettext_noop("No balise yet."),
     # bad input (details of a 400)
     "confirm_missing": gettext_noop("confirm before recording: {missing}"),
-    "unknown_checkpoint": gettext_noop("no balise of course {course} has the code or QR '{code}'"),
-    "number_not_code": gettext_noop(
-        "{number} is a balise's number, printed on the maps: type the code printed under the "
-        "balise's QR code"),
     "not_a_member": gettext_noop("{carrier} is not a member of {name} ({members})"),
     "in_future": gettext_noop("{field} is in the future ({at})"),
     "too_old": gettext_noop("{field} is too long ago ({at})"),

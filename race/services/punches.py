@@ -52,10 +52,9 @@ def _balise(entry: Entry, scanned: str, *, code_allowed: bool) -> tuple[Checkpoi
         return found, ""
     found = checkpoint_elsewhere(entry, scanned, code_allowed=code_allowed)
     if found is None and not code_allowed and checkpoint_numbered(entry.event_id, scanned):
-        raise RuleRefused("bad_input", detail=say("number_not_code", number=scanned.strip()[:20]))
+        raise RuleRefused("balise_number_typed", number=scanned.strip()[:20])
     if found is None:
-        raise RuleRefused("bad_input", detail=say("unknown_checkpoint", course=entry.course.name,
-                                                  code=scanned[:60]))
+        raise RuleRefused("unknown_balise", course=entry.course.name, code=scanned.strip()[:60])
     return found, Punch.NOT_ON_COURSE
 
 

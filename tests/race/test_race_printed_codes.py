@@ -57,19 +57,19 @@ def test_the_code_of_a_balise_of_another_course_is_recorded_not_counted(clock, l
 
 
 @pytest.mark.parametrize("lang,words", [
-    ("fr", "32 est le numéro d'une balise, imprimé sur les cartes : tapez le code imprimé sous "
-           "le QR de la balise"),
-    ("es", "32 es el número de una baliza, impreso en los mapas: escribe el código impreso "
-           "bajo el QR de la baliza"),
-    ("en", "32 is a balise's number, printed on the maps: type the code printed under the "
-           "balise's QR code"),
+    ("fr", "32 est le numéro de la balise sur la carte : tapez les six caractères imprimés sous "
+           "son QR, ou scannez le QR."),
+    ("es", "32 es el número de la baliza en el mapa: escribe los seis caracteres impresos bajo "
+           "su QR, o escanea el QR."),
+    ("en", "32 is the balise's number on the map: type the six characters printed under its QR "
+           "code, or scan the QR."),
 ])
 def test_the_number_printed_on_the_maps_is_refused_and_says_what_to_type(lang, words, clock,
                                                                          lucie, famille):
     before = fingerprint()
     response = punch(client_for(lucie.character.user, lang), lucie, "32")
     assert response.status_code == 400
-    assert response.json()["detail"].endswith(words)
+    assert response.json()["detail"] == words       # what to type, no "invalid request"
     assert fingerprint() == before and Punch.objects.count() == 0
 
 
@@ -79,8 +79,11 @@ def test_a_wrong_code_is_refused_and_changes_nothing(clock, lucie, famille):
     before = fingerprint()
     response = punch(client_for(lucie.character.user, "fr"), lucie, wrong)
     assert response.status_code == 400
-    assert response.json()["detail"] == (f"Requête invalide : aucune balise du parcours famille "
-                                         f"n'a le code ou le QR « {wrong} »")
+    # What to type instead, in the runner's words (no "invalid request").
+    assert response.json()["error"] == "unknown_balise"
+    assert response.json()["detail"] == (f"« {wrong} » n'est pas une balise de famille : tapez les "
+                                         f"six caractères imprimés sous le QR de la balise, ou "
+                                         f"scannez le QR.")
     assert fingerprint() == before and Punch.objects.count() == 0
 
 

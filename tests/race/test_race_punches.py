@@ -48,9 +48,9 @@ def test_a_phone_must_send_the_qr_not_the_number_printed_on_the_map(clock, lucie
     response = punch(phone, lucie, "32")
     assert response.status_code == 400
     # The refusal says what to type instead (tests/race/test_race_printed_codes.py).
-    assert response.json()["detail"] == ("Requête invalide : 32 est le numéro d'une balise, "
-                                         "imprimé sur les cartes : tapez le code imprimé sous "
-                                         "le QR de la balise")
+    assert response.json()["error"] == "balise_number_typed"
+    assert response.json()["detail"] == ("32 est le numéro de la balise sur la carte : tapez les "
+                                         "six caractères imprimés sous son QR, ou scannez le QR.")
     assert Punch.objects.count() == 0
 
 
