@@ -12,8 +12,9 @@ from datetime import timedelta
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from club.models import Member, Sanction
+from club.models import ChronyCheck, Member, Replica, Sanction
 from club.selectors import member_barring_sanction, member_character
+from club.services.chrony import chrony_check_record, replica_register
 from club.services.register import member_check_in, member_create
 from club.services.sanctions import sanction_record, sanction_revoke
 from common.i18n import refusal_text
@@ -46,6 +47,15 @@ class ClubSteps:
                 first_name=spec["name"][:150])
             membership_grant(event=event, user=user, role=Membership.REFEREE)
             self.referees[key] = user
+        self.replicas: dict[str, int] = {}
+        for key, spec in self.script.replicas.items():
+            try:
+                self.replicas[key] = replica_register(
+                    event=event, member=self.member(spec["member"]), label=spec["name"],
+                    type=spec["type"], calibre_mm=spec["calibre"],
+                    full_auto_capable=spec["full_auto_capable"], by=self.narrator).pk
+            except RuleRefused as exc:
+                raise StepFailed([f"replicas.{key}: {refusal_text(exc, 'en')}"]) from None
 
     def member(self, key: str) -> Member:
         return Member.objects.get(pk=self.members[key])
@@ -80,6 +90,30 @@ class ClubSteps:
         if sanction is None:
             raise StepFailed([f"{spec['member']} has no sanction to revoke"])
         sanction_revoke(sanction=sanction, reason=spec["reason"], by=self.club_user(step.by))
+
+    def _chrony(self, step: Step) -> str:
+        """A measure at the chrony: `ok (passed)`, or why it failed and the sanction a
+        failed control during the games records (proven cheating)."""
+        spec = step.item
+        check, sanction = chrony_check_record(
+            replica=Replica.objects.get(pk=self.replicas[spec["replica"]]), kind=spec["kind"],
+            bb_weight_g=spec["bb_weight_g"], speed_mps=spec["speed_mps"],
+            energy_j=spec["energy_j"], calibre_mm=spec["calibre_mm"],
+            full_auto_used=spec["full_auto_used"], by=self.club_user(step.by))
+        if check.passed:
+            return f"passed, {check.energy_j:g} J"
+        why = "; ".join(r.get("en", "") for r in check.reasons)
+        return f"failed: {why}" + (f"; {sanction.kind} recorded (cheating)" if sanction else "")
+
+    def replicas_diff(self, checks: dict, compare) -> list[str]:
+        lines = []
+        for key, want in checks.items():
+            done = ChronyCheck.objects.filter(replica_id=self.replicas[key]).order_by("-id")
+            latest = done.first()
+            seen = {"passed": latest.passed if latest else None, "checks": done.count()}
+            for field, value in want.items():
+                lines += compare(f"replicas.{key}.{field}", value, seen[field])
+        return lines
 
     def members_diff(self, checks: dict, compare) -> list[str]:
         lines, event, now = [], self.event(), timezone.now()
