@@ -22,7 +22,7 @@ from players.models import Membership
 from players.services import membership_grant
 from rulesets import RuleRefused
 
-from rehearsals.script import Step, StepFailed
+from rehearsals.script import Step, StepFailed, format_time
 
 
 class ClubSteps:
@@ -77,10 +77,15 @@ class ClubSteps:
         sanction = sanction_record(
             event=self.event(), member=self.member(spec["member"]), kind=spec["kind"],
             reason=spec["reason"], cheating=spec["cheating"], by=self.club_user(step.by),
-            ends_at=timezone.now() + timedelta(seconds=ends) if ends else None)
-        if sanction.escalated_from:
-            return f"recorded as {sanction.kind} (a repeated cheat)"
-        return None
+            ends_at=timezone.now() + timedelta(seconds=ends) if ends else None,
+            category=spec["category"])
+        notes = [f"recorded as {sanction.kind} (a repeated cheat)"] if sanction.escalated_from else []
+        if sanction.repeat_of_id:
+            earlier = sanction.repeat_of
+            notes.append(f"a repeat of the {earlier.kind} of "
+                         f"{format_time((earlier.decided_at - self.start).total_seconds())} "
+                         f"({sanction.category})")
+        return "; ".join(notes) or None
 
     def _revoke(self, step: Step) -> None:
         spec = step.item
@@ -122,7 +127,9 @@ class ClubSteps:
             seen = {"sanctions": list(member.sanctions.filter(revoked_at__isnull=True)
                                       .order_by("decided_at", "pk").values_list("kind", flat=True)),
                     "checked_in": member_character(event, member) is not None,
-                    "barred": member_barring_sanction(member, now) is not None}
+                    "barred": member_barring_sanction(member, now) is not None,
+                    "repeats": member.sanctions.filter(revoked_at__isnull=True,
+                                                       repeat_of__isnull=False).count()}
             for field, value in want.items():
                 lines += compare(f"members.{key}.{field}", value, seen[field])
         return lines

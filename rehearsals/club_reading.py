@@ -14,9 +14,10 @@ from rehearsals.script import (CLOCK, ITEMS, MEMBERS, NARRATOR, REPLICAS, SAFETY
                                checked_mapping, parse_time)
 
 MEMBER_KEYS = {"name", "licence", "team"}
-MEMBER_CHECKS = {"sanctions", "checked_in", "barred"}
-SANCTION_KEYS = {"member", "kind", "reason", "cheating", "ends_after"}
+MEMBER_CHECKS = {"sanctions", "checked_in", "barred", "repeats"}
+SANCTION_KEYS = {"member", "kind", "reason", "cheating", "ends_after", "category"}
 KINDS = tuple(kind for kind, _ in Sanction.KINDS)
+CATEGORIES = tuple(category for category, _ in Sanction.CATEGORIES)
 RESERVED = (NARRATOR, CLOCK, SAFETY, ITEMS, MEMBERS, REPLICAS)
 REPLICA_KEYS = {"member", "name", "type", "calibre", "full_auto_capable"}
 REPLICA_TYPES = tuple(t for t, _ in Replica.TYPES)
@@ -79,9 +80,11 @@ def read_club_step(reader, kind: str, raw: dict) -> tuple[str, dict]:
         raise ValueError(f"sanction.kind: one of {', '.join(KINDS)}")
     if not isinstance(spec.get("cheating", False), bool):
         raise ValueError("sanction.cheating: true or false")
+    if spec.get("category", "") not in ("", *CATEGORIES):
+        raise ValueError(f"sanction.category: one of {', '.join(CATEGORIES)}")
     ends = spec.get("ends_after")
     return by, {"member": member, "kind": spec["kind"], "reason": reason,
-                "cheating": spec.get("cheating", False),
+                "cheating": spec.get("cheating", False), "category": spec.get("category", ""),
                 "ends_after_s": parse_time(ends, "sanction.ends_after") if ends else None}
 
 
@@ -104,6 +107,10 @@ def read_member_checks(reader, raw) -> None:
         for flag in ("checked_in", "barred"):
             if flag in checks and not isinstance(checks[flag], bool):
                 raise ValueError(f"{where}.{flag}: true or false")
+        if "repeats" in checks and (not isinstance(checks["repeats"], int)
+                                    or isinstance(checks["repeats"], bool) or checks["repeats"] < 0):
+            raise ValueError(f"{where}.repeats: a count (sanctions repeating an earlier fault "
+                             "of the same category)")
 
 
 # -- the chrony ------------------------------------------------------------------------

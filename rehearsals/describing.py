@@ -89,7 +89,9 @@ def describe_item(step: Step) -> str:
     if kind in GAME_KINDS:
         return kind
     if kind == "sanction":
-        return f"sanction {spec['member']}: {spec['kind']}" + (", cheating" if spec["cheating"] else "")
+        return f"sanction {spec['member']}: {spec['kind']}" + \
+            (f" ({spec['category']})" if spec["category"] else "") + \
+            (", cheating" if spec["cheating"] else "")
     return f"{kind} {spec.get('item') or spec.get('member')}"
 
 
