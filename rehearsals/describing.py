@@ -64,6 +64,8 @@ def describe_fight(step: Step) -> str:
         return f"search {f['target']} ({f['location']}){', strip' if f['strip'] else ''}"
     if step.kind == "heal":
         return f"{f['kind']} {f['patient']}"
+    if step.kind == "hit_by":
+        return f"hit by {f['shooter']}"
     if step.kind == "stop_heal":
         return f"stop_heal ({f['reason']})"
     return step.kind

@@ -17,7 +17,7 @@ MEMBERS = "members"  # in `expect:`, the club register's members of the file's `
 REPLICAS = "replicas"  # in `expect:`, the chrony's replicas of the file's `replicas:`
 # Fights between characters, played by a character (read in fight_reading.py).
 FIGHT_KINDS = ("duel", "answer_duel", "union", "join_union", "acharnement", "stop_acharnement",
-               "search", "heal", "stop_heal")
+               "search", "heal", "stop_heal", "hit_by")
 # The zombie race (ruleset zombie_race): its header (race_header.py) and its steps
 # (race_reading.py).
 RACE_HEADER_KEYS = ("courses", "entries", "zombies", "marshals")
