@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from combat.services.shots import shot_declare
+from fixtures import client_for
 from health.models import HealthState
 from health.services import character_act
 from players.models import JournalEntry
@@ -106,3 +107,16 @@ def test_a_ruleset_without_shots_refuses(clock, narrator_user):
     with pytest.raises(RuleRefused) as refused:
         shot_declare(target=alice, shooter_code=bruno.code, by=alice.user)
     assert refused.value.code == "not_in_this_game"
+
+
+def test_the_phone_of_the_one_hit_names_the_shooter(game, players, narrator_user):
+    alice, carla = players
+    put(alice, "healed_pending_call", narrator_user)
+    phone = client_for(carla.user)
+    answer = phone.post(f"/api/characters/{carla.pk}/shots/", {"shooter_code": alice.code},
+                        format="json")
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["void"] is True and answer.json()["snapshot"]["state"]["key"] == "in_play"
+    answer = phone.post(f"/api/characters/{carla.pk}/shots/", {"shooter_code": "NOPE1234"},
+                        format="json")
+    assert answer.status_code == 404 and answer.json()["code"] == "unknown_code"
