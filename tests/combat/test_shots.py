@@ -119,4 +119,4 @@ def test_the_phone_of_the_one_hit_names_the_shooter(game, players, narrator_user
     assert answer.json()["void"] is True and answer.json()["snapshot"]["state"]["key"] == "in_play"
     answer = phone.post(f"/api/characters/{carla.pk}/shots/", {"shooter_code": "NOPE1234"},
                         format="json")
-    assert answer.status_code == 404 and answer.json()["code"] == "unknown_code"
+    assert answer.status_code == 404 and answer.json()["error"] == "unknown_code"

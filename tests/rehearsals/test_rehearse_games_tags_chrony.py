@@ -52,7 +52,7 @@ def test_each_new_step_is_played_by_a_shipped_timeline():
     text = "\n".join(p.read_text(encoding="utf-8") for p in EXAMPLES)
     for word in ("stop_game:", "announce_game:", "start_game:", "end_game:", "chrony:",
                  "category:", "read_tag:", "ingest:", "lock:", "unlock:", "warnings:",
-                 "reason: not_on_course", "next_game:", "replicas:", "repeats:"):
+                 "reason: not_on_course", "next_game:", "replicas:", "repeats:", "hit_by:"):
         assert word in text, word
 
 
@@ -88,6 +88,25 @@ def test_a_game_announced_shows_its_options_and_its_start_sends_players_to_spawn
 """))
     assert 'announce_game "Assaut" at 5:00  ok (game 1)' in output
     assert "start_game  ok (game 1, 1 player(s) to their spawn)" in output
+
+
+@pytest.mark.django_db
+def test_a_shot_before_retour_en_jeu_is_void_and_said_so(tmp_path):
+    output = rehearse(write(tmp_path, AIRSOFT.replace("ruleset: airsoft_rats", "ruleset: airsoft_rats, "
+                                                      "options: {medic_mode: true}") + """\
+  - {at: "0:00", check_in: ben}
+  - {at: "0:00", check_in: lea}
+  - {at: "0:00", by: ben, do: respawn}
+  - {at: "0:00", by: lea, do: respawn}
+  - {at: "1:00", by: narrator, do: set_state, on: ben, params: {state: healed_pending_call}}
+  - {at: "1:05", by: lea, hit_by: ben}
+  - {at: "1:05", expect: {lea: {state: in_play}, ben: {values: {invalid_actions: 1}}}}
+  - {at: "1:10", by: ben, do: retour_en_jeu}
+  - {at: "1:15", by: lea, hit_by: ben}
+  - {at: "1:15", expect: {lea: {state: hit_counting}}}
+"""))
+    assert "lea        hit by ben  ok (void: ben may not shoot now; recorded on ben)" in output
+    assert "hit by ben  ok (hit)" in output
 
 
 @pytest.mark.django_db
@@ -163,6 +182,10 @@ def test_another_courses_balise_is_expected_not_counted_and_warnings_are_compare
 @pytest.mark.django_db
 @pytest.mark.parametrize("header, step, message", [
     (AIRSOFT, '  - {at: "0:00", stop_game: true}\n', "step 1: stop_game is a player's game stop"),
+    (AIRSOFT, '  - {at: "0:00", check_in: ben}\n  - {at: "0:00", by: ben, hit_by: ben}\n',
+     "step 2: hit_by: the shooter is another character"),
+    (AIRSOFT, '  - {at: "0:00", by: ben, hit_by: zoe}\n', "step 1: hit_by (the shooter's key): unknown character 'zoe'"),
+    (GN, '  - {at: "0:00", by: alice, hit_by: bruno}\n', "step 1: hit_by: the ruleset gn_fr has no shot"),
     (AIRSOFT, '  - {at: "0:00", by: lea, stop_game: 3}\n', "step 1: stop_game: true, or why"),
     (AIRSOFT, '  - {at: "0:00", announce_game: {scenario: A, start_at: "5:00", when: soon}}\n',
      "step 1: announce_game: unknown key(s) when"),
