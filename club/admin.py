@@ -50,9 +50,16 @@ class MemberAdmin(RecordAdmin):
     search_fields = ["name", "licence_number"]
 
 
-for model in (CheckIn, Sanction, Replica):
+for model in (CheckIn, Replica):
     admin.site.register(model, type(f"{model.__name__}Admin", (RecordAdmin,), {
         "list_display": ["__str__", "event"], "list_filter": ["event"]}))
+
+
+@admin.register(Sanction)
+class SanctionAdmin(RecordAdmin):
+    """The register's lines, by kind and by category: a repeat names the earlier one."""
+    list_display = ["__str__", "event", "kind", "category", "repeat_of"]
+    list_filter = ["event", "kind", "category"]
 
 
 @admin.register(ChronyCheck)

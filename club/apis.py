@@ -67,7 +67,17 @@ def sanction_row(sanction: Sanction, now) -> dict:
             "revoked_by": sanction.revoked_by.get_username() if sanction.revoked_by else None,
             "revoked_reason": sanction.revoked_reason,
             "bars_check_in": selectors.sanction_bars(sanction, now),
-            "escalation": selectors.escalation_of(sanction)}
+            "escalation": selectors.escalation_of(sanction),
+            "category": sanction.category or None, "repeat_of": _repeat_of(sanction)}
+
+
+def _repeat_of(sanction: Sanction) -> dict | None:
+    """The earlier sanction of the same category this one repeats (rulebook [L47])."""
+    earlier = sanction.repeat_of
+    if earlier is None:
+        return None
+    return {"id": earlier.pk, "kind": earlier.kind,
+            "decided_at": earlier.decided_at.isoformat(), "event": earlier.event_id}
 
 
 class EventMembersApi(APIView):
@@ -133,6 +143,8 @@ class EventSanctionsApi(APIView):
         reason = serializers.CharField(max_length=2000)
         cheating = serializers.BooleanField(default=False)
         ends_at = serializers.DateTimeField(required=False)
+        category = serializers.ChoiceField(choices=[c for c, _ in Sanction.CATEGORIES],
+                                           required=False)
 
         def validate(self, attrs):
             if sum(key in attrs for key in ("member", "character", "character_code")) != 1:

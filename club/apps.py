@@ -20,6 +20,6 @@ class ClubConfig(AppConfig):
         # A member's own identity: club_person_erase replaces it.
         privacy.texts_declare(Member, handled=("name", "nickname", "phone", "email", "licence_number"))
         privacy.texts_declare(Sanction, scrubbed=("reason", "revoked_reason"), event=None,
-                              not_personal=("level", "kind", "escalated_from"))
+                              not_personal=("level", "kind", "escalated_from", "category"))
         privacy.texts_declare(Replica, scrubbed=("label",), event=None, not_personal=("type", "code"))
         privacy.texts_declare(ChronyCheck, not_personal=("kind", "reasons", "limits"))

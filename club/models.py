@@ -86,6 +86,17 @@ class Sanction(models.Model):
              (BANNED, "Permanent ban")]
     LEVEL_OF = {WARNING: LIGHT, SANCTION_OUT: LIGHT, REMOVED: GRAVE, EXPELLED_DAY: GRAVE,
                 EXCLUDED: GRAVE, BANNED: GRAVE}
+    # What the fault was: the rulebook's own examples (§3, §4, §5), so that a repeat of the
+    # same kind is recognised ("En cas de récidive l'exclusion sera plus sévère").
+    CATEGORIES = [("alcohol_drugs", "Alcohol or drugs"), ("cheating", "Cheating"),
+                  ("engagement_distance", "Engagement distance not respected"),
+                  ("no_out_call", "Not calling \"out\" when hit"),
+                  ("info_while_out", "Game information while out"),
+                  ("bbs_left", "BBs left on the field"),
+                  ("forbidden_shot", "Shooting at windows or outside the field"),
+                  ("insult", "Insult"), ("discrimination", "Discrimination"),
+                  ("fight", "Fight or pushing"), ("gesture", "Inappropriate gesture"),
+                  ("other", "Other")]
 
     member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="sanctions")
     event = models.ForeignKey(Event, null=True, blank=True, on_delete=models.SET_NULL,
@@ -96,6 +107,11 @@ class Sanction(models.Model):
     kind = models.CharField(max_length=30, choices=KINDS)
     cheating = models.BooleanField(default=False, help_text="Proven cheating (rule B13).")
     reason = models.TextField()
+    category = models.CharField(max_length=30, choices=CATEGORIES, blank=True, default="",
+                                help_text="What the fault was; empty when not said.")
+    repeat_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="+", help_text="The member's latest earlier "
+                                  "sanction of the same category, not revoked: a repeat.")
     # Rule B13: a light sanction for repeated cheating is recorded as grave; what was asked
     # and the earlier cheating that made it grave.
     escalated_from = models.CharField(max_length=30, blank=True, default="")

@@ -184,7 +184,7 @@ def sanction_for_staff(user, sanction_id: int) -> Sanction:
 
 def _sanctions():
     return Sanction.objects.select_related("member", "event", "decided_by", "revoked_by",
-                                           "escalated_because")
+                                           "escalated_because", "repeat_of")
 
 
 def event_sanctions(event: Event, limit: int = 500) -> list[Sanction]:

@@ -20,6 +20,7 @@ from .services.beatings import acharnement_start, acharnement_stop
 from .services.duels import WEAPONS, duel_answer, duel_propose
 from .services.firearms import firearm_load, firearm_shoot, firearm_take
 from .services.searches import character_search
+from .services.shots import shot_declare
 from .services.unions import union_claim, union_join
 
 CODE = {"max_length": 40}
@@ -171,3 +172,18 @@ class FirearmApi(APIView):
             item = service(character=me, code=code, by=request.user)
             return {"firearm": item.code, "loaded": item.loaded}
         return _act(request, me, None, handle)
+
+
+class ShotApi(APIView):
+    """/characters/{id}/shots/: the player hit names who shot them (airsoft)."""
+
+    class ShotByInput(serializers.Serializer):
+        shooter_code = serializers.CharField(**CODE)
+
+    @_schema("Hit, naming the shooter (the code on their QR): the hit counts only from a "
+             "shooter in play; a shot before \"retour en jeu\" or while out is void "
+             "(counted on the shooter when their rules say so).", ShotByInput)
+    def post(self, request, character_id):
+        me = own_character(request.user, character_id)
+        return _act(request, me, self.ShotByInput, lambda d: shot_declare(
+            target=me, shooter_code=d["shooter_code"], by=request.user))

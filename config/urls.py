@@ -75,6 +75,7 @@ api = [
     path("characters/<int:character_id>/search/", combat.SearchApi.as_view()),
     *(path(f"characters/<int:character_id>/firearms/<str:code>/{verb}/", combat.FirearmApi.as_view(),
            {"verb": verb}) for verb in ("take", "load", "shoot")),
+    path("characters/<int:character_id>/shots/", combat.ShotApi.as_view()),
     path("characters/<int:character_id>/heals/", heals.HealStartApi.as_view()),
     path("heals/<int:heal_id>/stop/", heals.HealStopApi.as_view()),
     path("push/key/", push.PushKeyApi.as_view()),

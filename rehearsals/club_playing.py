@@ -12,8 +12,9 @@ from datetime import timedelta
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from club.models import Member, Sanction
+from club.models import ChronyCheck, Member, Replica, Sanction
 from club.selectors import member_barring_sanction, member_character
+from club.services.chrony import chrony_check_record, replica_register
 from club.services.register import member_check_in, member_create
 from club.services.sanctions import sanction_record, sanction_revoke
 from common.i18n import refusal_text
@@ -21,7 +22,7 @@ from players.models import Membership
 from players.services import membership_grant
 from rulesets import RuleRefused
 
-from rehearsals.script import Step, StepFailed
+from rehearsals.script import Step, StepFailed, format_time
 
 
 class ClubSteps:
@@ -46,6 +47,15 @@ class ClubSteps:
                 first_name=spec["name"][:150])
             membership_grant(event=event, user=user, role=Membership.REFEREE)
             self.referees[key] = user
+        self.replicas: dict[str, int] = {}
+        for key, spec in self.script.replicas.items():
+            try:
+                self.replicas[key] = replica_register(
+                    event=event, member=self.member(spec["member"]), label=spec["name"],
+                    type=spec["type"], calibre_mm=spec["calibre"],
+                    full_auto_capable=spec["full_auto_capable"], by=self.narrator).pk
+            except RuleRefused as exc:
+                raise StepFailed([f"replicas.{key}: {refusal_text(exc, 'en')}"]) from None
 
     def member(self, key: str) -> Member:
         return Member.objects.get(pk=self.members[key])
@@ -67,10 +77,15 @@ class ClubSteps:
         sanction = sanction_record(
             event=self.event(), member=self.member(spec["member"]), kind=spec["kind"],
             reason=spec["reason"], cheating=spec["cheating"], by=self.club_user(step.by),
-            ends_at=timezone.now() + timedelta(seconds=ends) if ends else None)
-        if sanction.escalated_from:
-            return f"recorded as {sanction.kind} (a repeated cheat)"
-        return None
+            ends_at=timezone.now() + timedelta(seconds=ends) if ends else None,
+            category=spec["category"])
+        notes = [f"recorded as {sanction.kind} (a repeated cheat)"] if sanction.escalated_from else []
+        if sanction.repeat_of_id:
+            earlier = sanction.repeat_of
+            notes.append(f"a repeat of the {earlier.kind} of "
+                         f"{format_time((earlier.decided_at - self.start).total_seconds())} "
+                         f"({sanction.category})")
+        return "; ".join(notes) or None
 
     def _revoke(self, step: Step) -> None:
         spec = step.item
@@ -81,6 +96,30 @@ class ClubSteps:
             raise StepFailed([f"{spec['member']} has no sanction to revoke"])
         sanction_revoke(sanction=sanction, reason=spec["reason"], by=self.club_user(step.by))
 
+    def _chrony(self, step: Step) -> str:
+        """A measure at the chrony: `ok (passed)`, or why it failed and the sanction a
+        failed control during the games records (proven cheating)."""
+        spec = step.item
+        check, sanction = chrony_check_record(
+            replica=Replica.objects.get(pk=self.replicas[spec["replica"]]), kind=spec["kind"],
+            bb_weight_g=spec["bb_weight_g"], speed_mps=spec["speed_mps"],
+            energy_j=spec["energy_j"], calibre_mm=spec["calibre_mm"],
+            full_auto_used=spec["full_auto_used"], by=self.club_user(step.by))
+        if check.passed:
+            return f"passed, {check.energy_j:g} J"
+        why = "; ".join(r.get("en", "") for r in check.reasons)
+        return f"failed: {why}" + (f"; {sanction.kind} recorded (cheating)" if sanction else "")
+
+    def replicas_diff(self, checks: dict, compare) -> list[str]:
+        lines = []
+        for key, want in checks.items():
+            done = ChronyCheck.objects.filter(replica_id=self.replicas[key]).order_by("-id")
+            latest = done.first()
+            seen = {"passed": latest.passed if latest else None, "checks": done.count()}
+            for field, value in want.items():
+                lines += compare(f"replicas.{key}.{field}", value, seen[field])
+        return lines
+
     def members_diff(self, checks: dict, compare) -> list[str]:
         lines, event, now = [], self.event(), timezone.now()
         for key, want in checks.items():
@@ -88,7 +127,9 @@ class ClubSteps:
             seen = {"sanctions": list(member.sanctions.filter(revoked_at__isnull=True)
                                       .order_by("decided_at", "pk").values_list("kind", flat=True)),
                     "checked_in": member_character(event, member) is not None,
-                    "barred": member_barring_sanction(member, now) is not None}
+                    "barred": member_barring_sanction(member, now) is not None,
+                    "repeats": member.sanctions.filter(revoked_at__isnull=True,
+                                                       repeat_of__isnull=False).count()}
             for field, value in want.items():
                 lines += compare(f"members.{key}.{field}", value, seen[field])
         return lines

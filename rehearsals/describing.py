@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from rehearsals.expectations import show_value
 from rehearsals.race_reading import CONFIRMATIONS
-from rehearsals.script import CLUB_KINDS, FIGHT_KINDS, ITEM_KINDS, RACE_KINDS, Step, format_time
+from rehearsals.script import (CLUB_KINDS, FIGHT_KINDS, GAME_KINDS, ITEM_KINDS, RACE_KINDS, Step,
+                               format_time)
 
 
 def step_line(step: Step, verdict: str) -> str:
@@ -23,7 +24,7 @@ def _describe(step: Step) -> tuple[str, str]:
         return step.by, describe_fight(step)
     if step.kind in RACE_KINDS:
         return step.by, describe_race(step)
-    if step.kind in ITEM_KINDS or step.kind in CLUB_KINDS:
+    if step.kind in ITEM_KINDS or step.kind in CLUB_KINDS or step.kind in GAME_KINDS:
         return step.by, describe_item(step)
     if step.kind == "do":
         target = f" on {step.on}" if step.on != step.by else ""
@@ -63,6 +64,8 @@ def describe_fight(step: Step) -> str:
         return f"search {f['target']} ({f['location']}){', strip' if f['strip'] else ''}"
     if step.kind == "heal":
         return f"{f['kind']} {f['patient']}"
+    if step.kind == "hit_by":
+        return f"hit by {f['shooter']}"
     if step.kind == "stop_heal":
         return f"stop_heal ({f['reason']})"
     return step.kind
@@ -75,8 +78,22 @@ def describe_item(step: Step) -> str:
         return f"fire {spec['item']} at {spec['target']} from {spec['distance']:g} m{extra}"
     if kind == "give":
         return f"give {spec['item']} to {spec['to']}"
+    if kind == "ingest" and spec["target"] != step.by:
+        return f"ingest {spec['item']}: makes {spec['target']} swallow it"
+    if kind == "chrony":
+        measure = f"{spec['energy_j']:g} J" if spec["energy_j"] is not None \
+            else f"{spec['speed_mps']:g} m/s with {spec['bb_weight_g']:g} g"
+        return f"chrony {spec['replica']} ({spec['kind']}): {measure}"
+    if kind == "announce_game":
+        return f"announce_game \"{spec['scenario']}\" at {format_time(spec['start_at_s'])}"
+    if kind == "stop_game":
+        return "stop_game" + (f": {spec['reason']}" if spec["reason"] else "")
+    if kind in GAME_KINDS:
+        return kind
     if kind == "sanction":
-        return f"sanction {spec['member']}: {spec['kind']}" + (", cheating" if spec["cheating"] else "")
+        return f"sanction {spec['member']}: {spec['kind']}" + \
+            (f" ({spec['category']})" if spec["category"] else "") + \
+            (", cheating" if spec["cheating"] else "")
     return f"{kind} {spec.get('item') or spec.get('member')}"
 
 

@@ -8,7 +8,10 @@ from __future__ import annotations
 from effects.selectors.load import STATUSES as LOAD_STATUSES
 from players.models import Event, JournalEntry
 
+from players.selectors import clock_snapshot
+
 from rehearsals.fight_expectations import fights_diff, read_fight_checks
+from rehearsals.game_reading import game_diff, read_game_checks
 from rehearsals.script import CHECK_KEYS, CLOCK_KEYS, checked_mapping, format_time, parse_time
 
 
@@ -16,8 +19,11 @@ LOAD_FIELDS = ("total", "capacity", "status", "items")
 
 
 # -- reading ---------------------------------------------------------------------------
-def read_clock_checks(raw) -> None:
+def read_clock_checks(reader, raw) -> None:
     checks = checked_mapping(raw, "expect.clock", CLOCK_KEYS)
+    for key in ("game", "next_game"):
+        if key in checks:
+            read_game_checks(reader, f"expect.clock.{key}", checks[key])
     if "running" in checks and not isinstance(checks["running"], bool):
         raise ValueError("expect.clock.running: true or false")
     if "game_time" in checks:
@@ -74,6 +80,10 @@ def clock_diff(checks: dict, event: Event, now) -> list[str]:
         lines += compare("clock.running", checks["running"], event.running)
     if "game_time" in checks:
         lines += compare("clock.game_time", checks["game_time"], event.game_time(now), time=True)
+    shown = clock_snapshot(event, now)       # what every phone shows of the day's games
+    for key in ("game", "next_game"):
+        if key in checks:
+            lines += game_diff(f"clock.{key}", checks[key], shown[key], compare)
     return lines
 
 

@@ -16,6 +16,7 @@ from combat.services.duels import duel_answer, duel_propose
 from combat.services.heals import heal_start, heal_stop
 from combat.services.schedule import fights_sweep
 from combat.services.searches import character_search
+from combat.services.shots import shot_declare
 from combat.services.unions import union_claim, union_join
 from rulesets import RuleRefused
 
@@ -135,6 +136,16 @@ class FightSteps:
         heal = heal_stop(heal=heal, medic=self.character(step.by), reason=step.fight["reason"],
                          by=self.user(step.by))
         return "completed: the count was over" if heal.status == Heal.COMPLETED else None
+
+    def _hit_by(self, step: Step) -> str:
+        """The one hit names the shooter (shot_declare): a hit, or a void shot."""
+        shooter = step.fight["shooter"]
+        shot = shot_declare(target=self.character(step.by), shooter_code=self.code(shooter),
+                            by=self.user(step.by))
+        if shot["hit"]:
+            return "hit"
+        return f"void: {shooter} may not shoot now" + \
+            (f"; recorded on {shooter}" if shot["recorded"] else "")
 
     # -- timed fights ----------------------------------------------------------------
     def end_fights_before(self, instant: datetime) -> None:

@@ -16,7 +16,7 @@ from rehearsals.script import NARRATOR, checked_mapping
 # The ruleset's interaction each step needs (rulesets/data/*.yaml, `interactions`).
 INTERACTIONS = {"duel": "duel", "answer_duel": "duel", "union": "union", "join_union": "union",
                 "acharnement": "acharnement", "stop_acharnement": "acharnement",
-                "search": "search", "heal": "heal", "stop_heal": "heal"}
+                "search": "search", "heal": "heal", "stop_heal": "heal", "hit_by": "shot"}
 ANSWERS = ("accept", "decline")
 WEAPON_CHOICES = ("none", *WEAPONS)
 HEAL_KINDS = (Heal.HEAL, Heal.EXTRACTION)
@@ -135,7 +135,14 @@ def _read_stop_heal(reader, value, raw) -> dict:
     return {"reason": value}
 
 
+def _read_hit_by(reader, value, raw) -> dict:
+    """`hit_by: lea`, played by the one hit: who shot them."""
+    if value == raw["by"]:
+        raise ValueError("hit_by: the shooter is another character")
+    return {"shooter": character_key(reader, value, "hit_by (the shooter's key)")}
+
+
 _READERS = {"duel": _read_duel, "answer_duel": _read_answer_duel, "union": _read_union,
             "join_union": _read_join_union, "acharnement": _read_acharnement,
             "stop_acharnement": _read_stop_acharnement, "search": _read_search,
-            "heal": _read_heal, "stop_heal": _read_stop_heal}
+            "heal": _read_heal, "stop_heal": _read_stop_heal, "hit_by": _read_hit_by}

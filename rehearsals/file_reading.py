@@ -12,12 +12,12 @@ import yaml
 
 from rulesets import RulesetError, get_ruleset
 
-from rehearsals.club_reading import read_members
+from rehearsals.club_reading import read_members, read_replicas
 from rehearsals.item_reading import read_items
 from rehearsals.race_header import read_header
 from rehearsals.script import (CHARACTER_KEYS, CLOCK, ITEMS, MEMBERS, NARRATOR,
-                               RACE_HEADER_KEYS, Script, ScriptError, Step, checked_mapping,
-                               format_time)
+                               RACE_HEADER_KEYS, REPLICAS, Script, ScriptError, Step,
+                               checked_mapping, format_time)
 from rehearsals.step_reading import StepReader
 
 
@@ -78,7 +78,7 @@ def load_script(path) -> Script:
     if not isinstance(data, dict):
         fail("the file must be a mapping with event, characters and steps")
     unknown = set(data) - {"event", "characters", "steps", "items", "members", "referees",
-                           *RACE_HEADER_KEYS}
+                           "replicas", *RACE_HEADER_KEYS}
     if unknown:
         fail(f"unknown top-level key(s) {', '.join(map(str, sorted(unknown, key=str)))}")
     try:
@@ -86,6 +86,7 @@ def load_script(path) -> Script:
         characters = _characters(data.get("characters"))
         race = read_header(data, ruleset, characters)
         members, referees = read_members(data, ruleset, characters)
+        replicas = read_replicas(data, ruleset, members)
         items = read_items(data.get("items"), ruleset, characters)
         if not characters and race is None:
             raise ValueError("characters: at least one character is required")
@@ -94,9 +95,10 @@ def load_script(path) -> Script:
     if not isinstance(data.get("steps"), list) or not data["steps"]:
         fail("steps: a non-empty list is required")
     steps = _steps(name, data["steps"], StepReader(ruleset, characters, race, items=items,
-                                                   members=members, referees=referees))
+                                                   members=members, referees=referees,
+                                                   replicas=replicas))
     return Script(path=path, event=event, characters=characters, steps=steps, race=race,
-                  items=items, members=members, referees=referees)
+                  items=items, members=members, referees=referees, replicas=replicas)
 
 
 def _steps(name: str, raws: list, reader: StepReader) -> list[Step]:
@@ -138,9 +140,9 @@ def _characters(raw) -> dict:
     characters = checked_mapping(raw, "characters")
     out = {}
     for key, spec in characters.items():
-        if not isinstance(key, str) or key in (NARRATOR, CLOCK, ITEMS, MEMBERS):
-            raise ValueError(f"characters: '{key}' cannot be a character key "
-                             f"('{NARRATOR}', '{CLOCK}', '{ITEMS}' and '{MEMBERS}' are reserved)")
+        if not isinstance(key, str) or key in (NARRATOR, CLOCK, ITEMS, MEMBERS, REPLICAS):
+            raise ValueError(f"characters: '{key}' cannot be a character key ('{NARRATOR}', "
+                             f"'{CLOCK}', '{ITEMS}', '{MEMBERS}' and '{REPLICAS}' are reserved)")
         spec = checked_mapping(spec, f"characters.{key}", CHARACTER_KEYS)
         kits = checked_mapping(spec.get("kits"), f"characters.{key}.kits")
         if any(not isinstance(n, int) or isinstance(n, bool) for n in kits.values()):

@@ -9,7 +9,8 @@ from combat.services.firearms import firearm_load, firearm_shoot, firearm_take
 from common.i18n import refusal_text
 from effects.models import Item
 from effects.services.carrying import item_carry, item_drop
-from effects.services.items import item_create
+from effects.services.items import item_create, item_touch, item_use
+from effects.services.locks import lock_move
 from rulesets import RuleRefused
 
 from rehearsals.script import Step, StepFailed
@@ -27,6 +28,7 @@ class ItemSteps:
             try:
                 firearm = spec["kind"] == Item.FIREARM
                 fields = {"load": spec["load"]} if spec["load"] is not None else {}
+                fields.update(spec["fields"])
                 if firearm:
                     fields.update(loaded=spec["loaded"],
                                   holder=self.character(spec["holder"]) if spec["holder"] else None)
@@ -76,6 +78,27 @@ class ItemSteps:
         to = step.item["to"]
         item_carry(item=item, character=self.character(to), by=self.user(to))
 
+    def _read_tag(self, step: Step) -> str:
+        """Touched, so read: the tag's effect reaches whoever touched it (item_touch)."""
+        effect = item_touch(item=self.item(step.item["item"]), character=self.character(step.by),
+                            by=self.user(step.by))
+        return f'"{effect.text}"'
+
+    def _ingest(self, step: Step) -> str:
+        """Swallowed by the target, who may not be the one holding it (item_use)."""
+        target = step.item["target"]
+        effect = item_use(item=self.item(step.item["item"]), user_character=self.character(step.by),
+                          target=self.character(target), by=self.user(step.by))
+        return f'"{effect.text}" on {target}'
+
+    def _lock(self, step: Step) -> None:
+        lock_move(item=self.item(step.item["item"]), character=self.character(step.by),
+                  closed=True, by=self.user(step.by))
+
+    def _unlock(self, step: Step) -> None:
+        lock_move(item=self.item(step.item["item"]), character=self.character(step.by),
+                  closed=False, by=self.user(step.by))
+
     def _drop(self, step: Step) -> None:
         item_drop(item=self.item(step.item["item"]), character=self.character(step.by),
                   by=self.user(step.by))
@@ -85,7 +108,9 @@ class ItemSteps:
         for key, want in checks.items():
             item = self.item(key)
             seen = {"holder": self.key_of(item.holder_id) if item.holder_id else None,
-                    "loaded": item.loaded, "bullets": int(item.loaded)}
+                    "loaded": item.loaded, "bullets": int(item.loaded), "closed": item.closed,
+                    "used": item.used_up,
+                    "used_by": self.key_of(item.used_by_id) if item.used_by_id else None}
             for field, value in want.items():
                 lines += compare(f"items.{key}.{field}", value, seen[field])
         return lines

@@ -21,9 +21,11 @@ STATUSES = ("registered", "racing", "overtime", "finished", "dnf", "disqualified
 IGNORED = REASONS  # every reason a punch may not count (race/scoring.py)
 RACE_FIELDS = {"status", "lives", "punches", "found", "late_minutes", "score", "rank",
                "elapsed", "time_left", "carrier", "infractions", "penalty_points", "deposit",
-               "review"}
+               "review", "warnings"}
 DEPOSITS = ("taken", "returned", "none")   # the deposit cheque, as the organisers' desk shows it
 PUNCH_FIELDS = {"code", "counted", "reason"}
+# What the phones and the organisers' screens warn of a course (race/selectors/boards.py).
+WARNINGS = ("points_unconfirmed", "no_checkpoints")
 SAFETY_FIELDS = {"still_out", "overdue", "alerted"}
 
 
@@ -61,7 +63,10 @@ def read_race_expectation(reader, key: str, raw) -> None:
         elif not is_whole(found):
             raise ValueError(f"{where}.found: a count, or the list of balises counted")
     if "punches" in checks:
-        checks["punches"] = _punch_checks(checks["punches"], course, f"{where}.punches")
+        checks["punches"] = _punch_checks(checks["punches"], race, course, f"{where}.punches")
+    warnings = checks.get("warnings", [])
+    if not isinstance(warnings, list) or any(w not in WARNINGS for w in warnings):
+        raise ValueError(f"{where}.warnings: a list among {', '.join(WARNINGS)} ([]: none)")
     _read_desk_checks(checks, where)
 
 
@@ -90,9 +95,17 @@ def _on_course(value, course: dict, where: str) -> str:
     return code
 
 
-def _punch_checks(value, course: dict, where: str):
-    """A count, or the punches in time order: each a balise number, or {code, counted,
-    reason} checked on the fields it gives."""
+def _punched_balise(value, race: dict, course: dict, where: str) -> str:
+    """A punch may be of another course's balise: recorded, not counted."""
+    code = balise_code(value, where)
+    if any(code in c["checkpoints"] for c in race["courses"].values()):
+        return code
+    return _on_course(code, course, where)     # fails, naming the entry's balises
+
+
+def _punch_checks(value, race: dict, course: dict, where: str):
+    """A count, or the punches in time order: each a balise number (of any course), or
+    {code, counted, reason} checked on the fields it gives."""
     if is_whole(value):
         return value
     if not isinstance(value, list):
@@ -102,11 +115,11 @@ def _punch_checks(value, course: dict, where: str):
     for number, item in enumerate(value, start=1):
         at = f"{where}[{number}]"
         if not isinstance(item, dict):
-            out.append({"code": _on_course(item, course, at)})
+            out.append({"code": _punched_balise(item, race, course, at)})
             continue
         item = dict(checked_mapping(item, at, PUNCH_FIELDS))
         if "code" in item:
-            item["code"] = _on_course(item["code"], course, f"{at}.code")
+            item["code"] = _punched_balise(item["code"], race, course, f"{at}.code")
         if "counted" in item and not isinstance(item["counted"], bool):
             raise ValueError(f"{at}.counted: true or false")
         if "reason" in item and item["reason"] not in (*IGNORED, None):
@@ -167,7 +180,7 @@ class RaceSeen:
         seen = {"status": view["status"]["key"], "lives": view["lives"]["remaining"],
                 "late_minutes": view["late_minutes"], "score": _plain(view["score"]),
                 "rank": row["rank"], "elapsed": row["elapsed_s"], "time_left": view["time_left_s"],
-                **self.desk(entry_id)}
+                "warnings": [w["code"] for w in view["warnings"]], **self.desk(entry_id)}
         lines = []
         for field, want in checks["race"].items():
             where = f"{key}.race.{field}"

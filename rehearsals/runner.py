@@ -36,10 +36,11 @@ from rehearsals.club_playing import ClubSteps
 from rehearsals.describing import step_line
 from rehearsals.expectations import character_diff, clock_diff, compare, phone_seen
 from rehearsals.fight_playing import FightSteps
+from rehearsals.game_playing import GameSteps
 from rehearsals.item_playing import ItemSteps
 from rehearsals.race_playing import RaceSteps, night_start, night_zone
-from rehearsals.script import (CLOCK, ITEMS, MEMBERS, NARRATOR, Script, Step, StepFailed,
-                               format_time)
+from rehearsals.script import (CLOCK, ITEMS, MEMBERS, NARRATOR, REPLICAS, Script, Step,
+                               StepFailed, format_time)
 from players.services import character_create, event_create, team_get_or_create
 from schedule.services.clock import clock_pause, clock_resume
 
@@ -88,7 +89,7 @@ def starting_instant(script: Script) -> datetime:
     return local.replace(hour=hours, minute=minutes, second=0).astimezone(dt_timezone.utc)
 
 
-class _Player(FightSteps, RaceSteps, ItemSteps, ClubSteps):
+class _Player(FightSteps, RaceSteps, ItemSteps, ClubSteps, GameSteps):
     start = START
 
     def __init__(self, script: Script, traveller, write, start: datetime = START):
@@ -281,6 +282,8 @@ class _Player(FightSteps, RaceSteps, ItemSteps, ClubSteps):
                 lines += self.items_diff(checks, compare)
             elif key == MEMBERS:
                 lines += self.members_diff(checks, compare)
+            elif key == REPLICAS:
+                lines += self.replicas_diff(checks, compare)
             elif key in self.ids:
                 lines += character_diff(key, checks, *seen[self.ids[key]], names,
                                         phone_seen(self.ids[key], self.journal_mark))

@@ -14,19 +14,23 @@ CLOCK = "clock"  # in `expect:`, the event's clock rather than a character
 SAFETY = "safety"  # in a race's `expect:`, the organisers' safety board
 ITEMS = "items"    # in `expect:`, the objects of the file's `items:` (firearms, Carga)
 MEMBERS = "members"  # in `expect:`, the club register's members of the file's `members:`
+REPLICAS = "replicas"  # in `expect:`, the chrony's replicas of the file's `replicas:`
 # Fights between characters, played by a character (read in fight_reading.py).
 FIGHT_KINDS = ("duel", "answer_duel", "union", "join_union", "acharnement", "stop_acharnement",
-               "search", "heal", "stop_heal")
+               "search", "heal", "stop_heal", "hit_by")
 # The zombie race (ruleset zombie_race): its header (race_header.py) and its steps
 # (race_reading.py).
 RACE_HEADER_KEYS = ("courses", "entries", "zombies", "marshals")
 RACE_KINDS = ("race_start", "gear", "carrier", "punch", "import", "grab", "out_of_zone", "forbidden_path",
               "void", "infraction", "finish", "finger_return", "dnf", "disqualify")
 # Objects (item_reading.py) and the club's register (club_reading.py).
-ITEM_KINDS = ("take_firearm", "load_firearm", "fire", "carry", "give", "drop")
-CLUB_KINDS = ("check_in", "sanction", "revoke")
+ITEM_KINDS = ("take_firearm", "load_firearm", "fire", "carry", "give", "drop",
+              "read_tag", "ingest", "lock", "unlock")
+CLUB_KINDS = ("check_in", "sanction", "revoke", "chrony")
+# A player's game stop, and the games of an airsoft day (game_reading.py).
+GAME_KINDS = ("stop_game", "announce_game", "start_game", "end_game")
 ACTION_KINDS = ("do", "treat", "complete", "abort", "pause", "resume", "effect", "day",
-                *FIGHT_KINDS, *RACE_KINDS, *ITEM_KINDS, *CLUB_KINDS)
+                *FIGHT_KINDS, *RACE_KINDS, *ITEM_KINDS, *CLUB_KINDS, *GAME_KINDS)
 # Refusals that are no RuleRefused message of their own: a race readout with bad rows.
 OTHER_REFUSALS = ("csv_rejected",)
 NARRATOR_KINDS = {"pause", "resume", "effect", "day"}
@@ -37,7 +41,7 @@ EFFECT_KEYS = {"text", "duration", "to", "team", "everyone", "set_state"}
 CHARACTER_KEYS = {"name", "team", "sheet", "kits"}
 CHECK_KEYS = {"state", "inert", "next", "next_in", "timers", "points", "effects", "kits",
               "values", "fights", "can", "cannot", "reminders", "revealed", "load"}
-CLOCK_KEYS = {"running", "game_time"}
+CLOCK_KEYS = {"running", "game_time", "game", "next_game"}
 TIME = re.compile(r"^(-)?(?:(\d+):)?(\d+):(\d\d)$")
 
 
@@ -69,7 +73,8 @@ class Step:
     effect: dict | None = None       # normalised: text, duration_s, to/team/everyone, set_state
     fight: dict | None = None        # a fight step, normalised (fight_reading.read_fight)
     race: dict | None = None         # a race step, normalised (race_reading.read_step)
-    item: dict | None = None         # an object or register step (item_reading, club_reading)
+    item: dict | None = None         # an object, register or game step (item_reading,
+    #                                  club_reading, game_reading)
     expect: dict = field(default_factory=dict)
     expect_refused: str | None = None
 
@@ -84,6 +89,7 @@ class Script:
     items: dict = field(default_factory=dict)    # key -> an object of `items:`
     members: dict = field(default_factory=dict)  # key -> a club member of `members:`
     referees: dict = field(default_factory=dict)  # key -> a referee of `referees:`
+    replicas: dict = field(default_factory=dict)  # key -> a replica of `replicas:`
 
 
 # -- times -----------------------------------------------------------------------------

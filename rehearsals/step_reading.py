@@ -8,16 +8,17 @@ from __future__ import annotations
 
 from rulesets.messages import REFUSAL_CODES
 
-from rehearsals.club_reading import read_club_step, read_member_checks
+from rehearsals.club_reading import read_club_step, read_member_checks, read_replica_checks
 from rehearsals.expectations import read_character_checks, read_clock_checks
 from rehearsals.fight_reading import read_fight
+from rehearsals.game_reading import read_game_step
 from rehearsals.item_reading import read_item_checks, read_item_step
 from rehearsals.race_expectations import read_race_expectation
 from rehearsals.race_reading import read_step
 from rehearsals.script import (ACTION_KINDS, CLOCK, CLUB_KINDS, EFFECT_KEYS, FIGHT_KINDS,
-                               ITEM_KINDS, ITEMS, MEDIC_KINDS, MEMBERS, NARRATOR,
-                               NARRATOR_KINDS, OTHER_REFUSALS, RACE_KINDS, SAFETY, STEP_KEYS,
-                               Step, checked_mapping, parse_time)
+                               GAME_KINDS, ITEM_KINDS, ITEMS, MEDIC_KINDS, MEMBERS, NARRATOR,
+                               NARRATOR_KINDS, OTHER_REFUSALS, RACE_KINDS, REPLICAS, SAFETY,
+                               STEP_KEYS, Step, checked_mapping, parse_time)
 
 
 class StepReader:
@@ -25,13 +26,14 @@ class StepReader:
 
     def __init__(self, ruleset, characters: dict, race: dict | None = None, *,
                  items: dict | None = None, members: dict | None = None,
-                 referees: dict | None = None):
+                 referees: dict | None = None, replicas: dict | None = None):
         self.ruleset = ruleset
         self.characters = characters
         self.race = race
         self.items = items or {}
         self.members = members or {}
         self.referees = referees or {}
+        self.replicas = replicas or {}
 
     def parse(self, number: int, raw) -> Step:
         raw = checked_mapping(raw, "a step", STEP_KEYS)
@@ -61,8 +63,9 @@ class StepReader:
             by, fight = read_fight(self, kind, raw)
             return Step(number, at_s, kind, by=by, fight=fight, expect=expect,
                         expect_refused=refused)
-        if kind in ITEM_KINDS or kind in CLUB_KINDS:
-            read = read_item_step if kind in ITEM_KINDS else read_club_step
+        if kind in ITEM_KINDS or kind in CLUB_KINDS or kind in GAME_KINDS:
+            read = read_item_step if kind in ITEM_KINDS else \
+                read_club_step if kind in CLUB_KINDS else read_game_step
             by, item = read(self, kind, raw)
             return Step(number, at_s, kind, by=by, item=item, expect=expect,
                         expect_refused=refused)
@@ -155,11 +158,13 @@ class StepReader:
         expect = checked_mapping(raw, "expect")
         for key, checks in expect.items():
             if key == CLOCK:
-                read_clock_checks(checks)
+                read_clock_checks(self, checks)
             elif key == ITEMS:
                 read_item_checks(self, checks)
             elif key == MEMBERS:
                 read_member_checks(self, checks)
+            elif key == REPLICAS:
+                read_replica_checks(self, checks)
             elif self.race is not None and (key == SAFETY or key in self.race["entries"]):
                 read_race_expectation(self, key, checks)
             else:

@@ -33,6 +33,10 @@ INTERACTIONS = {
     "firearm": {"hit": "action", "shooter": "action", "max_range_m": "number",
                 "max_range_included": "bool", "load_skill": "skill", "misses_if": "labelled"},
     "search": {"searched": "action"},
+    # A hit declared with who shot (airsoft): it counts only from a shooter in
+    # `shooter_in`; any other shot is void and `void` is recorded on the shooter where
+    # their state has it (fired before "retour en jeu").
+    "shot": {"hit": "action", "shooter_in": "states", "void": "action"},
     # A teammate heals a downed player in place (both hands, while the patient counts) or
     # drags them away first (extraction); only when `enabled_by` holds (medic mode).
     "heal": {"duration_s": "number", "enabled_by": "option", "patient_in": "states",

@@ -516,6 +516,9 @@ MATRIX = [
      {"victim_code": "{other_code}", "distance_m": 5, "obstacle": False}, its_player(409)),
     # The airsoft medic: the test world plays gn_fr (409 not_in_this_game), so no heal
     # exists to stop; who may stop a real one is in tests/combat/test_heals.py.
+    # A hit naming its shooter: airsoft only (the test world plays gn_fr: not_in_this_game).
+    (CHARACTER + "shots/", "post", "/api/characters/{player}/shots/",
+     {"shooter_code": "{other_code}"}, its_player(409)),
     (CHARACTER + "heals/", "post", "/api/characters/{player}/heals/",
      {"patient_code": "{other_code}", "kind": "heal"}, its_player(409)),
     ("api/heals/<int:heal_id>/stop/", "post", "/api/heals/999999/stop/", {"reason": "hands_off"},

@@ -89,5 +89,6 @@ def chrony_check_record(*, replica: Replica, kind: str, bb_weight_g: float, by,
                       detail={"replica": replica.pk, "check": check.pk,
                               "passed_check": passed_before.pk, "reason": reason})
         sanction = sanction_record(event=event, member=replica.member, character=character,
-                                   kind=Sanction.SANCTION_OUT, cheating=True, reason=reason, by=by)
+                                   kind=Sanction.SANCTION_OUT, cheating=True, reason=reason, by=by,
+                                   category="cheating")
     return check, sanction

@@ -61,12 +61,18 @@ def _sanction_end(kind: str, ends_at: datetime | None, now: datetime) -> datetim
 @transaction.atomic
 def sanction_record(*, event: Event, member: Member, kind: str, reason: str, by,
                     character: Character | None = None, cheating: bool = False,
-                    ends_at: datetime | None = None) -> Sanction:
+                    ends_at: datetime | None = None, category: str = "") -> Sanction:
     """A sanction on the register, decided by `by` during `event`. Rule B13: a light
     sanction for cheating, when the member already has an unrevoked cheating sanction, is
     recorded as a removal from the game (the least grave sanction of a grave fault); the
-    organisers may then add a heavier one. A member of another club's register is
+    organisers may then add a heavier one. A fault of a `category` the member already
+    has an unrevoked sanction for is recorded as a repeat of it ("en cas de récidive
+    l'exclusion sera plus sévère": how much more is the organisers' decision, the
+    register shows them the earlier one). A member of another club's register is
     refused as unknown."""
+    if category and category not in dict(Sanction.CATEGORIES):
+        raise RuleRefused("bad_input", detail=f"category '{category}' is not one of "
+                          f"{', '.join(c for c, _ in Sanction.CATEGORIES)}")
     role = staff_role(by, event)
     if role is None:
         raise RuleRefused("forbidden")
@@ -89,17 +95,22 @@ def sanction_record(*, event: Event, member: Member, kind: str, reason: str, by,
             kind = Sanction.REMOVED
     if character is None:
         character = member_character(event, member)
+    repeat_of = (member.sanctions.filter(category=category, revoked_at__isnull=True)
+                 .order_by("-decided_at", "-id").first()) if category else None
     sanction = Sanction.objects.create(
         member=member, event=event, character=character, level=Sanction.LEVEL_OF[kind],
         kind=kind, cheating=cheating, reason=reason, decided_by=by, decided_at=now,
         ends_at=ends_at, escalated_from=asked if kind != asked else "",
-        escalated_because=previous if kind != asked else None)
+        escalated_because=previous if kind != asked else None, category=category,
+        repeat_of=repeat_of)
     journal_write(event=event, kind="sanction", what=kind, at=now, by=by, character=character,
                   detail={"sanction": sanction.pk, "member": member.pk,
                           "licence": member.licence_number, "level": sanction.level,
                           "asked": asked, "cheating": cheating, "reason": reason,
                           "ends_at": ends_at.isoformat() if ends_at else None,
                           "escalated_because": previous.pk if kind != asked and previous else None,
+                          "category": category or None,
+                          "repeat_of": repeat_of.pk if repeat_of else None,
                           "decided_by": by.get_username(), "role": role})
     if kind in TAKES_OUT:
         sanction_game_apply(sanction=sanction)

@@ -235,7 +235,8 @@ def test_P01_C1_a_hit_in_standard_mode_sends_the_player_back_to_spawn(rules):
     assert s.values["out_reason"] == "hit"
     assert s.values["medic_requested"] is False
     assert transitions(out.events) == [("in_play", "out_returning", T)]
-    assert RS.actions["hit"]["declared_by"] == ["self", "narrator"]   # honour system; a referee
+    # honour system; a referee; the rules, for a hit declared with its shooter (shot)
+    assert RS.actions["hit"]["declared_by"] == ["self", "narrator", "rules"]
 
 
 def test_P01_no_medic_can_be_requested_in_standard_mode(rules):
@@ -534,7 +535,8 @@ def test_P13_acting_before_the_call_counts_for_nothing(medic):
     assert transitions(out.events) == []
     s = act(medic, s, "acted_before_call", T + 33)
     assert s.values["invalid_actions"] == 2
-    assert set(RS.actions["acted_before_call"]["declared_by"]) == {"self", "narrator"}
+    # the rules too: a shot declared with its shooter, fired before the call (shot)
+    assert set(RS.actions["acted_before_call"]["declared_by"]) == {"self", "narrator", "rules"}
     assert {"shoot", "move"} <= set(RS.states["healed_pending_call"]["cannot"])
 
 
