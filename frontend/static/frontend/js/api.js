@@ -25,6 +25,19 @@ function oldestOf([oldest]) {
 
 // `oldest`: what the outbox holds, when the caller has just read it (the outbox's own
 // round); otherwise it is read here.
+// Reads made before the service worker controlled the page (a first visit) were not kept
+// for offline use: once it does, they are read again through it, quietly, with the same
+// headers (js/app.js). Nothing on screen changes.
+const readBeforeControl = new Set();
+
+export function rereadThroughWorker() {
+  for (const url of readBeforeControl) {
+    fetch(url, { credentials: "same-origin", headers: { Accept: "application/json", "Accept-Language": lang } })
+      .catch(() => {});
+  }
+  readBeforeControl.clear();
+}
+
 export async function request(method, url, body, key, oldest = undefined) {
   const headers = { Accept: "application/json", "Accept-Language": lang };
   if (oldest === undefined) oldest = await outboxOldest();
@@ -32,6 +45,7 @@ export async function request(method, url, body, key, oldest = undefined) {
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (method !== "GET") headers["X-CSRFToken"] = cookie("csrftoken");
   if (key) headers["Idempotency-Key"] = key;
+  if (method === "GET" && "serviceWorker" in navigator && !navigator.serviceWorker.controller) readBeforeControl.add(url);
   const sent = Date.now();
   let response;
   try {

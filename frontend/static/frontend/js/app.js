@@ -1,7 +1,7 @@
 // The phone app: decides which screen to show (my character, medic, narrator), keeps
 // the top bar (connection, last sync, waiting writes, language) and registers the
 // service worker that makes it work offline.
-import { flush, get, onOutbox, pendingWrites } from "./api.js";
+import { flush, get, onOutbox, pendingWrites, rereadThroughWorker } from "./api.js";
 import { armControl } from "./arm_alerts.js";
 import { emergencyControl } from "./emergency.js";
 import { helpControl } from "./help.js";
@@ -35,15 +35,9 @@ if ("serviceWorker" in navigator) {
   const controlled = Boolean(navigator.serviceWorker.controller);
   navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});
   // On a first visit the reads made before the worker took control were not kept for
-  // offline use: once it has, the screen reads them again through it, so that an offline
-  // reload right after the first login has every tool.
-  if (!controlled) {
-    navigator.serviceWorker.addEventListener("controllerchange", async () => {
-      if (!me) return;
-      me = (await loadMe()) || me;
-      route();
-    }, { once: true });
-  }
+  // offline use: once it has, they are read again through it (quietly: a form being filled
+  // stays as it is), so that an offline reload right after the first login has every tool.
+  if (!controlled) navigator.serviceWorker.addEventListener("controllerchange", rereadThroughWorker, { once: true });
 }
 
 function renderTopbar() {
