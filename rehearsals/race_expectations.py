@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 from functools import cached_property
 
-from race.selectors.boards import entries_with_courses, leaderboard, safety_board, survivor_entry_view
+from race.selectors.boards import entries_with_courses, leaderboard, organiser_entry_view, safety_board
 from race.labels import say
 from race.models import Entry
 from race.options import race_options
@@ -159,7 +159,7 @@ class RaceSeen:
     @cached_property
     def views(self) -> dict:
         o = race_options(self.event)
-        return {e.pk: survivor_entry_view(e, self.now, o) for e in entries_with_courses(self.event)}
+        return {e.pk: organiser_entry_view(e, self.now, o) for e in entries_with_courses(self.event)}
 
     @cached_property
     def rows(self) -> dict:
