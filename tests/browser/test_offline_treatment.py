@@ -51,7 +51,7 @@ def test_first_aid_confirmed_offline_in_time_beats_the_coma_and_says_sent(server
     # Within the outbox's round trip, well before the screen's 5 s recheck.
     expect(medic.locator(".message")).to_have_text("Envoyé : le serveur l'a enregistré.",
                                                    timeout=3000)
-    expect(medic.get_by_role("status")).to_contain_text("terminé")
+    expect(medic.locator("#app").get_by_role("status")).to_contain_text("terminé")
     expect(medic.get_by_text("Pas de réseau")).to_have_count(0)
     screenshot(medic, "medic-sent-fr")
 

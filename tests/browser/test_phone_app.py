@@ -100,7 +100,7 @@ def test_a_medic_gives_first_aid_and_the_patient_sees_it_without_reloading(serve
     screenshot(medic, "medic-treating-fr")
     expect(confirm).to_be_enabled(timeout=10000)
     confirm.click()
-    expect(medic.get_by_role("status")).to_contain_text("terminé")
+    expect(medic.locator("#app").get_by_role("status")).to_contain_text("terminé")
 
     # The patient's phone was not reloaded: the live channel brought the new deadline.
     expect(patient.locator("#next-countdown")).to_have_text(re.compile(r"^(1:00:00|59:\d\d)$"))

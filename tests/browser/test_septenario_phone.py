@@ -173,7 +173,7 @@ def test_the_medic_learns_that_the_patient_died_during_the_first_aid(server_url,
     expect(page.locator("#treatment-countdown")).to_be_visible()
     character_act(character=denis, action="set_state", params={"state": "dead"}, by=None,
                   as_narrator=True)
-    expect(page.get_by_role("status")).to_contain_text(re.compile(r"interrumpido: \w+ ha muerto\. No se aplica nada\."), timeout=10000)
+    expect(page.locator("#app").get_by_role("status")).to_contain_text(re.compile(r"interrumpido: \w+ ha muerto\. No se aplica nada\."), timeout=10000)
     expect(page.locator("#treatment-countdown")).to_have_count(0)
     assert page.errors == []
 
