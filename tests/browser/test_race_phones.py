@@ -153,7 +153,7 @@ def test_a_survivor_runs_a_zombie_pulls_a_flag_and_the_organisers_see_it_live(se
     survivor.get_by_label("Code sous le QR de la balise").fill("32")
     survivor.get_by_role("button", name="Pointer", exact=True).click()
     expect(survivor.locator(".race-note.refusal")).to_contain_text(
-        "32 est le numéro d'une balise, imprimé sur les cartes")
+        "32 est le numéro de la balise sur la carte : tapez les six caractères")
     expect(survivor.locator("#found-count")).to_have_text("1 / 4")
 
     # The organisers' leaderboard moved with the punch, and warns the points are not confirmed.
@@ -276,7 +276,7 @@ def test_the_organisers_see_an_overdue_survivor_ring_and_record_what_happens(ser
     bad = "doigt;balise;heure\n2002;31;22:10:05\n9999;32;22:11:00\n2002;77;22:12:00\n2002;33;vers dix heures\n"
     organiser.get_by_label("Fichier du doigt (CSV)").set_input_files(
         files=[{"name": "lecture.csv", "mimeType": "text/csv", "buffer": bad.encode()}])
-    organiser.get_by_role("button", name="Importer").click()
+    organiser.get_by_role("button", name="Importer", exact=True).click()
     result = organiser.locator("#import-result")
     expect(result).to_contain_text("fichier refusé, rien n'est importé : 3 ligne(s) invalide(s)")
     expect(result.locator("tbody tr")).to_have_count(3)
@@ -288,7 +288,7 @@ def test_the_organisers_see_an_overdue_survivor_ring_and_record_what_happens(ser
         f"2002,{code},{(start + timedelta(minutes=5 + i)).isoformat()}\n" for i, code in enumerate(("31", "32")))
     organiser.get_by_label("Fichier du doigt (CSV)").set_input_files(
         files=[{"name": "lecture.csv", "mimeType": "text/csv", "buffer": good.encode()}])
-    organiser.get_by_role("button", name="Importer").click()
+    organiser.get_by_role("button", name="Importer", exact=True).click()
     expect(result).to_contain_text("2 pointages lus : 2 importés, 0 déjà là, 1 inscrits.")
     organiser.get_by_role("tab", name="Classement").click()
     expect(organiser.locator(f"#race-leaderboard tr[data-entry='{night.rescapes.pk}']")).to_contain_text("2/4")

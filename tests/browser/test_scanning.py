@@ -175,8 +175,8 @@ def test_a_phone_that_cannot_scan_types_the_code_printed_under_the_qr(server_url
     field.fill("33")
     survivor.get_by_role("button", name="Pointer", exact=True).click()
     expect(survivor.locator(".race-note.refusal")).to_contain_text(
-        "33 est le numéro d'une balise, imprimé sur les cartes : tapez le code imprimé sous le "
-        "QR de la balise")
+        "33 est le numéro de la balise sur la carte : tapez les six caractères imprimés sous son "
+        "QR, ou scannez le QR.")
     expect(survivor.locator("#found-count")).to_have_text("0 / 4")
 
     # The code printed under balise 32's QR, typed in lower case with a space.

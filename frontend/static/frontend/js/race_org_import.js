@@ -21,7 +21,7 @@ export function importPanel(id, { onImported }) {
       onImported }),
     csvImportPanel({
       url: `/api/race/events/${id}/iof/import/`, resultId: "iof-import-result", accept: ".xml,application/xml,text/xml",
-      title: t("Orienteering file (IOF XML 3.0)"), fileLabel: t("EntryList or CourseData (XML)"), button: t("Import"),
+      title: t("Orienteering file (IOF XML 3.0)"), fileLabel: t("EntryList or CourseData (XML)"), button: t("Import the IOF file"),
       help: t("Entries from an online entry system (EntryList), courses and balises from course-setting software (CourseData). A file with a bad element imports nothing."),
       extra: h("label", {}, t("Duration of a new course (minutes), if its name is not enfant, famille or sportif"),
         h("input", { type: "number", name: "duration_min", min: "1", max: "1440", inputmode: "numeric" })),
