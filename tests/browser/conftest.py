@@ -3,16 +3,11 @@ real ASGI server (HTTP and websockets) running in its own process on the test da
 from __future__ import annotations
 
 import os
-from functools import partial
 from pathlib import Path
 
 import pytest
-from channels.testing.live import make_application
-from daphne.testing import DaphneProcess
-from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-from django.db import connections
-
 from browser_helpers import CHECKED_BEFORE
+from server_process import server_start
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 PHONE = {"width": 390, "height": 844}
@@ -20,51 +15,11 @@ TABLET = {"width": 1024, "height": 768}
 PAGE_TIMEOUT_MS = 15000
 
 
-def _prepare_the_forked_server():
-    """Runs in the forked server, which inherits what the test process used earlier: a
-    channel layer bound to the parent's event loop, and asgiref's single-thread executor
-    whose worker thread does not exist here (database_sync_to_async would wait forever).
-
-    It also inherits the run's output. A run that ends without its teardown (a stuck
-    browser test ends it at its timeout, tests/conftest.py) would leave the server
-    holding that output open, and whoever reads it (CI) waiting: the kernel ends the
-    server with the run."""
-    import ctypes
-    import signal
-    import sys
-    from concurrent.futures import ThreadPoolExecutor
-
-    if sys.platform == "linux":
-        pr_set_pdeathsig = 1
-        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
-
-    from asgiref.sync import SyncToAsync
-    from channels.layers import channel_layers
-    channel_layers.backends.clear()
-    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
-
-
-def _start_server(django_db_blocker):
-    with django_db_blocker.unblock():
-        # The forked server inherits the settings, already pointing at the test database;
-        # it must not inherit an open connection, so none is open when it forks.
-        for connection in connections.all():
-            connection.close()
-            if hasattr(connection, "close_pool"):
-                connection.close_pool()   # no pool threads may be inherited by the fork
-        process = DaphneProcess("127.0.0.1", partial(make_application, static_wrapper=ASGIStaticFilesHandler),
-                                setup=_prepare_the_forked_server)
-        process.start()
-        if not process.ready.wait(timeout=30):
-            raise RuntimeError("the test server did not start")
-    return process
-
-
 @pytest.fixture(scope="session")
-def server_url(django_db_setup, django_db_blocker):
+def server_url(django_db_setup):
     """One server for the whole session; each test's data is committed (transactional
     tests), so the server process sees it."""
-    process = _start_server(django_db_blocker)
+    process = server_start()
     yield f"http://127.0.0.1:{process.port.value}"
     process.terminate()
     process.join(timeout=10)
@@ -77,14 +32,14 @@ LAN_RULES = f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1"
 
 
 @pytest.fixture(scope="session")
-def lan_server_url(django_db_setup, django_db_blocker):
-    """A server of its own that also answers as LAN_NAME (its host allowed in the fork
-    only), at http://LAN_NAME:<port>."""
+def lan_server_url(django_db_setup):
+    """A server of its own that also answers as LAN_NAME (its host allowed in that
+    server only), at http://LAN_NAME:<port>."""
     from django.conf import settings
     allowed = list(settings.ALLOWED_HOSTS)
     settings.ALLOWED_HOSTS = [*allowed, LAN_NAME]
     try:
-        process = _start_server(django_db_blocker)
+        process = server_start()
     finally:
         settings.ALLOWED_HOSTS = allowed
     yield f"http://{LAN_NAME}:{process.port.value}"
