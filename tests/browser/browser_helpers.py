@@ -87,3 +87,27 @@ def off_the_browser_thread(work, *args, timeout: float = 60, **kwargs):
     if not ok:
         raise value
     return value
+
+
+def manor_with_alice(**options):
+    """A French murder-mystery game under way (Le Manoir), its narrator, and Alice, one of
+    its players: (narrator, event, alice)."""
+    from django.contrib.auth import get_user_model
+
+    from players.services import character_create, event_create
+    narrator = get_user_model().objects.create_user(username="mj", is_staff=True)
+    event = event_create(name="Le Manoir", ruleset="gn_fr", by=narrator, start_clock=True,
+                         options=options)
+    alice = character_create(event=event, name="Alice", sheet={"combat_base": 2})
+    return narrator, event, alice
+
+
+def log_in_from_the_link(page, server_url: str, *, event, character) -> None:
+    """The player opens their login link and taps its button; their screen shows them in
+    full health (the French game's first state)."""
+    from playwright.sync_api import expect
+
+    from players.services import login_token_issue
+    page.goto(f"{server_url}/login/{login_token_issue(event=event, user=character.user)}")
+    page.locator("form button").click()           # the login page's button
+    expect(page.locator("#state-label")).to_have_text("En pleine forme")

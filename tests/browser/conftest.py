@@ -15,6 +15,37 @@ TABLET = {"width": 1024, "height": 768}
 PAGE_TIMEOUT_MS = 15000
 
 
+def _is_a_deadlock(error: BaseException | None) -> bool:
+    from psycopg.errors import DeadlockDetected
+    while error is not None:
+        if isinstance(error, DeadlockDetected):
+            return True
+        error = error.__cause__ or error.__context__
+    return False
+
+
+@pytest.fixture(scope="session", autouse=True)
+def flush_tried_again_after_a_deadlock():
+    """A test ends by emptying the tables (TRUNCATE), while the server may still finish a
+    write for a page just closed (a websocket's goodbye records when the phone was last
+    seen). The two can deadlock, and PostgreSQL cancels one: when it is the emptying
+    (one transaction, so nothing was emptied), it is done again."""
+    from django.core.management.base import CommandError
+    from django.test import TransactionTestCase
+    emptying = TransactionTestCase._fixture_teardown
+
+    def emptying_tried_again(test_case):
+        for attempt in range(3):
+            try:
+                return emptying(test_case)
+            except CommandError as error:
+                if attempt == 2 or not _is_a_deadlock(error):
+                    raise
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(TransactionTestCase, "_fixture_teardown", emptying_tried_again)
+        yield
+
+
 @pytest.fixture(scope="session")
 def server_url(django_db_setup):
     """One server for the whole session; each test's data is committed (transactional

@@ -5,13 +5,11 @@ its words, an effect; a wounded player idle for ten seconds hears nothing."""
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from browser_helpers import eventually, off_the_browser_thread
+from browser_helpers import eventually, log_in_from_the_link, manor_with_alice, off_the_browser_thread
 from effects.services.effects import effect_push
 from health.services import character_act
-from players.services import character_create, event_create, login_token_issue
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -48,15 +46,10 @@ def said(page) -> list[str]:
 
 
 def test_a_wounded_player_hears_each_thing_once_and_silence_in_between(server_url, phone):
-    narrator = get_user_model().objects.create_user(username="mj", is_staff=True)
     # The coma 75 s after the wound: "1 minute left" comes 15 s after it.
-    event = event_create(name="Le Manoir", ruleset="gn_fr", by=narrator, start_clock=True,
-                         options={"wounded_deadline_s": 75})
-    alice = character_create(event=event, name="Alice", sheet={"combat_base": 2})
+    narrator, event, alice = manor_with_alice(wounded_deadline_s=75)
     page = phone("fr", COUNT_ANNOUNCEMENTS)
-    page.goto(f"{server_url}/login/{login_token_issue(event=event, user=alice.user)}")
-    page.locator("form button").click()           # the login page's button
-    expect(page.locator("#state-label")).to_have_text("En pleine forme")
+    log_in_from_the_link(page, server_url, event=event, character=alice)
     page.wait_for_timeout(1500)
     before = len(said(page))
 

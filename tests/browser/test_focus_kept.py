@@ -6,13 +6,11 @@ the page)."""
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from browser_helpers import off_the_browser_thread
+from browser_helpers import log_in_from_the_link, manor_with_alice, off_the_browser_thread
 from effects.services.effects import effect_push
 from health.services import character_act
-from players.services import character_create, event_create, login_token_issue
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -25,13 +23,9 @@ def focused(page) -> str:
 
 
 def test_each_redraw_keeps_the_focus_where_the_player_was(server_url, phone):
-    narrator = get_user_model().objects.create_user(username="mj", is_staff=True)
-    event = event_create(name="Le Manoir", ruleset="gn_fr", by=narrator, start_clock=True)
-    alice = character_create(event=event, name="Alice", sheet={"combat_base": 2})
+    narrator, event, alice = manor_with_alice()
     page = phone("fr")
-    page.goto(f"{server_url}/login/{login_token_issue(event=event, user=alice.user)}")
-    page.locator("form button").click()           # the login page's button
-    expect(page.locator("#state-label")).to_have_text("En pleine forme")
+    log_in_from_the_link(page, server_url, event=event, character=alice)
 
     qr_button = page.get_by_role("button", name="Afficher mon QR code")
     qr_button.focus()

@@ -4,13 +4,11 @@ the pattern of its meaning (frontend/static/frontend/haptics.js)."""
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from browser_helpers import eventually, off_the_browser_thread
+from browser_helpers import eventually, log_in_from_the_link, manor_with_alice, off_the_browser_thread
 from effects.services.effects import effect_push
 from health.services import character_act
-from players.services import character_create, event_create, login_token_issue
 from test_player_alerts import VIBRATE_STUB
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -32,13 +30,9 @@ def vibrations(page) -> list:
 
 
 def test_an_untouched_page_offers_the_buzz_and_each_alert_buzzes_its_meaning(server_url, phone):
-    narrator = get_user_model().objects.create_user(username="mj", is_staff=True)
-    event = event_create(name="Le Manoir", ruleset="gn_fr", by=narrator, start_clock=True)
-    alice = character_create(event=event, name="Alice", sheet={"combat_base": 2})
+    narrator, event, alice = manor_with_alice()
     page = phone("fr", VIBRATE_STUB + UNTOUCHED)
-    page.goto(f"{server_url}/login/{login_token_issue(event=event, user=alice.user)}")
-    page.locator("form button").click()           # the login page's button
-    expect(page.locator("#state-label")).to_have_text("En pleine forme")
+    log_in_from_the_link(page, server_url, event=event, character=alice)
     haptics = page.evaluate("self.HAPTICS")
 
     # Whether a page was touched is the browser's to say, and headless Chromium here counts
