@@ -1,6 +1,7 @@
 """Buzzes a player can learn, on a phone: a page nobody has touched (a fresh login, a
 reload) offers to turn on buzz and sound before any alert is due, and each alert buzzes
-the pattern of its meaning (frontend/static/frontend/haptics.js)."""
+the pattern of its meaning (frontend/static/frontend/haptics.js); a wake lock refused (as
+Safari refuses one asked for without a fresh tap) is asked for again at the next tap."""
 from __future__ import annotations
 
 import pytest
@@ -58,4 +59,45 @@ def test_an_untouched_page_offers_the_buzz_and_each_alert_buzzes_its_meaning(ser
     eventually(page, "window.__vibrations.length === 3")
     assert vibrations(page)[-1] == haptics["state"]
     assert len({tuple(pattern) for pattern in haptics.values()}) == len(haptics)
+    assert page.errors == []
+
+
+# A screen wake lock that is refused once (NotAllowedError, Safari without a fresh tap)
+# and granted after: each request is counted, the lock held is visible to the test.
+WAKE_LOCK_REFUSED_ONCE = """
+(() => {
+  window.__wakeRequests = 0;
+  window.__wakeHeld = false;
+  const sentinel = new EventTarget();
+  sentinel.release = async () => { window.__wakeHeld = false; sentinel.dispatchEvent(new Event("release")); };
+  Object.defineProperty(navigator, "wakeLock", { configurable: true, value: {
+    async request() {
+      window.__wakeRequests += 1;
+      if (window.__wakeRequests === 1) throw new DOMException("no gesture", "NotAllowedError");
+      window.__wakeHeld = true;
+      return sentinel;
+    } } });
+})();
+"""
+
+
+def test_a_refused_wake_lock_is_asked_again_at_the_next_tap(server_url, phone):
+    narrator, event, alice = manor_with_alice()
+    page = phone("fr", WAKE_LOCK_REFUSED_ONCE)
+    log_in_from_the_link(page, server_url, event=event, character=alice)
+    assert page.evaluate("window.__wakeRequests") == 0     # nothing to keep awake for yet
+
+    # Wounded: a countdown to keep on screen, and the lock is refused.
+    off_the_browser_thread(character_act, character=alice, action="hit_wounding", params={}, by=narrator,
+                           as_narrator=True)
+    expect(page.locator("#state-label")).to_have_text("Blessé")
+    eventually(page, "window.__wakeRequests === 1")
+    assert page.evaluate("window.__wakeHeld") is False
+
+    page.locator("#state-label").click()                  # any tap on the screen
+    eventually(page, "window.__wakeHeld === true")
+    assert page.evaluate("window.__wakeRequests") == 2
+    page.locator("#state-label").click()                  # held: not asked again
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.__wakeRequests") == 2
     assert page.errors == []

@@ -1,0 +1,99 @@
+"""Every phone screen narrowed to 320 px, and with its text at 200 %: nothing scrolls
+sideways and no state label is cut (WCAG 2.2 1.4.10 Reflow, 1.4.4 Resize text). At a
+phone's size every target is at least 44 px square: the app's own bar, above WCAG 2.5.8's
+24 px, for a cold thumb in a glove (docs/accessibility.md)."""
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from browser_helpers import off_the_browser_thread
+from crowd import crowd_event
+from health.services import character_act
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+TARGET_PX = 44
+# What a finger taps. A link inside a sentence is exempt (WCAG's inline exception); a
+# checkbox is tapped through its label, so the label is what is measured.
+AUDIT = """(targetPx) => {
+  const root = document.documentElement;
+  const describe = (el) => `${el.tagName.toLowerCase()}${el.className ? '.' + String(el.className).trim().split(/\\s+/).join('.') : ''}`
+    + ` "${(el.getAttribute('aria-label') || el.textContent || el.value || '').trim().slice(0, 40)}"`;
+  const sideways = [];
+  if (root.scrollWidth > root.clientWidth + 1) {
+    for (const el of document.querySelectorAll('body *')) {
+      const box = el.getBoundingClientRect();
+      if (box.width && box.right > root.clientWidth + 1 && el.checkVisibility()) sideways.push(describe(el));
+    }
+    sideways.unshift(`the page is ${root.scrollWidth} px wide in ${root.clientWidth}`);
+  }
+  const cut = [...document.querySelectorAll('.state-label')]
+    .filter((el) => el.checkVisibility() && el.scrollWidth > el.clientWidth + 1).map(describe);
+  const small = [];
+  const targets = 'button, a[href], input:not([type=hidden]), select, textarea, summary, [role=button]';
+  for (const el of document.querySelectorAll(targets)) {
+    if (!el.checkVisibility() || el.disabled) continue;
+    if (el.matches('a:not(.button)') && el.closest('p, li, td, .hint')) continue;
+    const measured = el.matches('input[type=checkbox], input[type=radio]') ? (el.closest('label') || el) : el;
+    const box = measured.getBoundingClientRect();
+    if (box.width < targetPx - 0.5 || box.height < targetPx - 0.5) {
+      small.push(`${describe(el)} ${Math.round(box.width)}x${Math.round(box.height)}`);
+    }
+  }
+  return {sideways: sideways.slice(0, 8), cut, small};
+}"""
+
+
+def audit(page) -> dict:
+    page.wait_for_timeout(300)     # the redraw after a resize or a new text size
+    return page.evaluate(AUDIT, TARGET_PX)
+
+
+def _wound(character, narrator):
+    character_act(character=character, action="hit_wounding", params={}, by=narrator, as_narrator=True)
+
+
+def open_screen(phone, server_url, ruleset: str, who: str, lang: str):
+    """A phone on one screen of a game of `ruleset`, in a state that shows its most: a
+    wounded player's countdown, a medic's tools, a narrator's list of twelve."""
+    crowd = crowd_event(server_url, characters=12, ruleset=ruleset, medics=1 if who == "medic" else 0,
+                        language=lang)
+    page = phone(lang)
+    if who == "narrator":
+        page.goto(crowd.narrator_link)
+        page.locator("form button").click()
+        expect(page.locator(".char-row").first).to_be_visible()
+        return page
+    character = crowd.characters[1]                     # Joueur 002: the medic when there is one
+    if who == "player" and ruleset == "gn_fr":
+        off_the_browser_thread(_wound, crowd.characters[1], crowd.narrator)
+    page.goto(crowd.link_for(character, server_url))
+    page.locator("form button").click()
+    expect(page.locator(".state-label").first).to_be_visible()
+    return page
+
+
+SCREENS = [("gn_fr", "player"), ("gn_fr", "medic"), ("gn_fr", "narrator"),
+           ("airsoft_rats", "player"), ("septenario_es", "player")]
+
+
+@pytest.mark.parametrize("lang", ["fr", "es", "en"])
+@pytest.mark.parametrize(("ruleset", "who"), SCREENS, ids=[f"{r}-{w}" for r, w in SCREENS])
+def test_a_screen_reflows_at_320_px_and_at_200_percent_text_and_its_targets_are_44_px(
+        server_url, phone, ruleset, who, lang):
+    page = open_screen(phone, server_url, ruleset, who, lang)
+
+    at_phone_size = audit(page)
+    assert at_phone_size["small"] == [], at_phone_size["small"]
+    assert at_phone_size["sideways"] == [] and at_phone_size["cut"] == [], at_phone_size
+
+    page.set_viewport_size({"width": 320, "height": 640})
+    narrow = audit(page)
+    assert narrow["sideways"] == [] and narrow["cut"] == [], narrow
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.add_style_tag(content="html { font-size: 200% !important; }")
+    large_text = audit(page)
+    assert large_text["sideways"] == [] and large_text["cut"] == [], large_text
+    assert page.errors == []
