@@ -119,8 +119,8 @@ export function liveList({ characters, ruleset, selected, onSelection, phone = (
   function refresh({ toTop = false } = {}) {
     const found = matching();
     shown = order(state ? found.filter((snap) => snap.state.key === state) : found);
+    // Its name is what it shows (WCAG 2.5.3): a voice command says what the eyes read.
     sort.textContent = sortBy === "deadline" ? t("By deadline") : t("By name");
-    sort.setAttribute("aria-label", sortBy === "deadline" ? t("Sorted by next deadline") : t("Sorted by name"));
     showChips(found);
     showCounts();
     strip.update(characters(), ruleset());
