@@ -2,7 +2,8 @@
 
 Organisers (the event's narrators group) get the changed entries, with their phone
 numbers, and the fresh leaderboard of each course touched; a survivor's phones (its
-character group) get that entry as the survivor sees it. Built after the commit, so
+character group) get that entry as the survivor sees it; the public results page's
+spectators are told only that the results changed. Built after the commit, so
 what is sent is what the database holds. The consumer forwards `race.message` as
 `{"type": "race", ...}`.
 """
@@ -18,6 +19,11 @@ from django.utils import timezone
 from live.publish import character_group, narrators_group
 
 log = logging.getLogger(__name__)
+
+
+def results_group(event_id: int) -> str:
+    """The public results page's spectators (race/consumers.py)."""
+    return f"race-results-{event_id}"
 
 
 def race_changed_on_commit(*, event_id: int, entry_ids=(), course_ids=()) -> None:
@@ -49,6 +55,8 @@ def _send_changes(event_id: int, entry_ids: list[int], course_ids: list[int]) ->
     for entry in entries:
         send(character_group(entry.character_id),
              _message("entry", **survivor_entry_view(entry, now, o)))
+    if courses:     # the public page reads itself again: nothing private goes with it
+        send(results_group(event_id), {"type": "race.results"})
 
 
 def alert_on_commit(*, event_id: int, alert: dict) -> None:

@@ -15,6 +15,10 @@ from ..options import RULESET
 from ..scoring import EntryFacts, PunchFact
 
 
+def race_exists(event_id: int) -> bool:
+    return Event.objects.filter(pk=event_id, ruleset=RULESET).exists()
+
+
 def race_event(event_id: int) -> Event:
     """A race event, for anyone (the public results); 404 for anything else."""
     event = Event.objects.filter(pk=event_id, ruleset=RULESET).first()
