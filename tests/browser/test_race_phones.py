@@ -28,6 +28,7 @@ from race.services.alerts import alerts_sweep
 from race.services.courses import checkpoint_create, course_create
 from race.services.entries import entry_gear_check, entry_register
 from race.services.punches import punch_record
+from race.publish import results_group
 from race.services.running import entry_finish, entry_start
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -322,4 +323,20 @@ def test_the_public_results_read_well_on_a_phone_and_show_no_phone_number(server
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.emulate_media(media="print")
     expect(page.locator("table").first).to_be_visible()
+    assert page.errors == []
+
+
+def test_the_public_results_update_themselves_when_a_runner_punches(server_url, phone):
+    night = in_thread(rugles_by_night, server_url)
+    in_thread(entry_start, entry=night.rescapes, by=night.organiser)
+    page = phone("es", chosen=False)
+    page.goto(f"{server_url}/race/{night.race.pk}/results/")
+    rescapes = page.locator("tr", has_text="Les Rescapés")
+    expect(rescapes).to_contain_text("0/4")
+    page.evaluate("window.__loaded_once = true")
+    wait_until_listening(results_group(night.race.pk))
+
+    in_thread(punch_record, entry=night.rescapes, checkpoint="31", by=night.organiser, source=Punch.ORGANISER)
+    expect(rescapes).to_contain_text("1/4")
+    assert page.evaluate("window.__loaded_once") is True        # read again in place, not reloaded
     assert page.errors == []
