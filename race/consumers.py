@@ -10,10 +10,6 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from .publish import results_group
 from .selectors.entries import race_exists
 
-# Opened, then closed with this code (a close code the page can read, not a bare failure).
-NOT_A_RACE = 4404
-
-
 @database_sync_to_async
 def _is_race(event_id: int) -> bool:
     return race_exists(event_id)
@@ -26,7 +22,8 @@ class ResultsConsumer(AsyncJsonWebsocketConsumer):
         event_id = self.scope["url_route"]["kwargs"]["event_id"]
         await self.accept()
         if not await _is_race(event_id):
-            await self.close(code=NOT_A_RACE)
+            # Opened, then closed with a code the page can read (not a bare failure).
+            await self.close(code=4404)
             return
         self.group = results_group(event_id)
         await self.channel_layer.group_add(self.group, self.channel_name)

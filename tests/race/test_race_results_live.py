@@ -8,7 +8,6 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from race.consumers import NOT_A_RACE
 from racekit import balise, grab, punch, start, survivor_api
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -46,7 +45,7 @@ async def test_an_address_that_is_no_race_is_refused_with_its_code(narrator_user
     watching, connected = await spectator(event.pk)          # a murder mystery, not a race
     assert connected
     closed = await watching.receive_output(timeout=5)
-    assert (closed["type"], closed["code"]) == ("websocket.close", NOT_A_RACE)
+    assert (closed["type"], closed["code"]) == ("websocket.close", 4404)
 
 
 async def test_another_sites_page_cannot_listen(race):
