@@ -1,11 +1,13 @@
 """axe-core's WCAG 2.2 A and AA rules on every screen of the phone app, in the state that
 shows the most of it, at a phone's width (390 px) and a portrait tablet's (820 px), in
-French, Spanish and English: no violation (docs/accessibility.md)."""
+French, Spanish and English: no violation (docs/accessibility.md). Each screen's title
+names it, as its top-bar link does (2.4.2, which a machine cannot judge)."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from test_reflow_and_targets import SCREENS, open_screen
 
@@ -32,4 +34,7 @@ def test_a_screen_has_no_wcag_violation_on_a_phone_and_a_tablet(server_url, phon
     page = open_screen(phone, server_url, ruleset, who, lang, init_script=AXE)
     assert violations(page, 390) == []
     assert violations(page, 820) == []
+    shown = page.locator("#topbar a[aria-current=page]")
+    expect(shown).to_have_count(1)
+    assert page.title().startswith(f"{shown.inner_text()} · "), page.title()
     assert page.errors == []

@@ -40,6 +40,8 @@ if ("serviceWorker" in navigator) {
   if (!controlled) navigator.serviceWorker.addEventListener("controllerchange", rereadThroughWorker, { once: true });
 }
 
+const APP_TITLE = document.title;     // the app's name, from the page (app.html)
+
 function renderTopbar() {
   const links = [];
   for (const character of me ? me.characters : []) {
@@ -60,6 +62,11 @@ function renderTopbar() {
   }
   // "Is this phone ready for the game?" (js/phone_check_screen.js), on demand.
   if (me) links.push(h("a", { href: "#/check", class: "check-link" }, t("Phone check")));
+  // The page's title names the screen shown, as its top-bar link does, before the app's
+  // name (WCAG 2.4.2): a list of tabs or a screen reader tells the screens apart.
+  const current = links.find((link) => link.getAttribute("href") === location.hash.split("?")[0]);
+  if (current) current.setAttribute("aria-current", "page");
+  document.title = current ? `${current.textContent} · ${APP_TITLE}` : APP_TITLE;
   const ago = status.syncedAt ? (Date.now() - status.syncedAt) / 1000 : null;
   const state = status.refused
     ? h("span", { class: "net offline", role: "alert" }, "○ ", t("Logged out: scan the QR code on your character sheet to log in again."))
