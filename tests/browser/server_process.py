@@ -17,7 +17,7 @@ import traceback
 SPAWN = multiprocessing.get_context("spawn")
 
 # What the test process changes in the settings for its tests, and the server must share:
-# the test database's name, the run's own cache prefix, the hosts a test allows.
+# the test database's name, the cache's settings, the hosts a test allows.
 SHARED_SETTINGS = ("DATABASES", "CACHES", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS")
 
 

@@ -36,5 +36,5 @@ def test_a_screen_has_no_wcag_violation_on_a_phone_and_a_tablet(server_url, phon
     assert violations(page, 820) == []
     shown = page.locator("#topbar a[aria-current=page]")
     expect(shown).to_have_count(1)
-    assert page.title().startswith(f"{shown.inner_text()} · "), page.title()
+    assert page.title().startswith(f"{shown.text_content()} · "), page.title()
     assert page.errors == []
