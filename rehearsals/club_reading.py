@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from club.models import ChronyCheck, Replica, Sanction
 
-from rehearsals.race_header import is_number
 from rehearsals.script import (CLOCK, ITEMS, MEMBERS, NARRATOR, REPLICAS, SAFETY,
-                               checked_mapping, parse_time)
+                               checked_mapping, is_number, parse_time)
 
 MEMBER_KEYS = {"name", "licence", "team"}
 MEMBER_CHECKS = {"sanctions", "checked_in", "barred", "repeats"}

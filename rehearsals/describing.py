@@ -124,6 +124,8 @@ def describe_race(step: Step) -> str:
         return f"infraction {spec['kind']} on {spec['entry']}{points}"
     if kind == "finish" and spec["flags_on_belt"] is not None:
         return f"finish {spec['entry']}, {spec['flags_on_belt']} flag(s) on the belt"
+    if kind == "result_list":
+        return "export the ResultList (IOF XML 3.0) and read it back"
     if kind == "dnf" and not spec["finger_back"]:
         return f"dnf {spec['entry']}, finger not back"
     return f"{kind} {spec['entry']}"

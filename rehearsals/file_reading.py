@@ -84,7 +84,7 @@ def load_script(path) -> Script:
     try:
         event, ruleset = _event(data.get("event"))
         characters = _characters(data.get("characters"))
-        race = read_header(data, ruleset, characters)
+        race = read_header(data, ruleset, characters, path.parent)
         members, referees = read_members(data, ruleset, characters)
         replicas = read_replicas(data, ruleset, members)
         items = read_items(data.get("items"), ruleset, characters)

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from effects.models import Item
 
-from rehearsals.race_header import is_number, is_whole
 from rehearsals.script import (CLOCK, ITEMS, MEMBERS, NARRATOR, REPLICAS, SAFETY,
-                               checked_mapping, parse_time)
+                               checked_mapping, is_number, is_whole, parse_time)
 
 ITEM_KEYS = {"name", "kind", "holder", "loaded", "load", "tag", "effect", "secret", "duration",
              "set_state", "closed"}

@@ -14,8 +14,8 @@ from race.options import race_options
 from race.scoring import REASONS
 from rulesets.messages import pick
 
-from rehearsals.race_header import balise_code, is_number, is_whole
-from rehearsals.script import SAFETY, checked_mapping, parse_time
+from rehearsals.race_header import balise_code
+from rehearsals.script import SAFETY, checked_mapping, is_number, is_whole, parse_time
 
 STATUSES = ("registered", "racing", "overtime", "finished", "dnf", "disqualified")
 IGNORED = REASONS  # every reason a punch may not count (race/scoring.py)

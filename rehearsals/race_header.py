@@ -1,18 +1,20 @@
 """The zombie race's header in a rehearsal file (docs/rehearse.md, docs/race.md): the
-courses with their balises, the entries, the zombies and the marshals, checked and
-normalised before anything is played. Also the checks on a balise's number and on
-whole numbers that the race steps and expectations share.
+courses with their balises, the entries (or the orienteering files they come from,
+race_iof.py), the zombies and the marshals, checked and normalised before anything is
+played. Also the check on a balise's number that the race steps and expectations share.
 """
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from race.models import Entry
 from race.options import RULESET, STANDARD_COURSES
 from race.services.entries import GEAR
 
-from rehearsals.script import (CLOCK, NARRATOR, RACE_HEADER_KEYS, SAFETY, checked_mapping,
-                               parse_time)
+from rehearsals.race_iof import read_iof
+from rehearsals.script import (RACE_HEADER_KEYS, checked_mapping, is_number, is_whole, parse_time,
+                               reserved_key_check)
 
 COURSE_KEYS = {"duration", "points_per_checkpoint", "checkpoints"}
 CHECKPOINT_KEYS = {"name", "points", "lat", "lon"}
@@ -23,9 +25,10 @@ MAX_FINGER = 2**31 - 1
 DEFAULT_PHONE = "06 00 00 00 00"
 
 
-def read_header(data: dict, ruleset, characters: dict) -> dict | None:
-    """The race part of a file's header (courses, entries, zombies, marshals), normalised;
-    None for a file of another ruleset, which may not have one."""
+def read_header(data: dict, ruleset, characters: dict, folder: Path) -> dict | None:
+    """The race part of a file's header (courses and entries, or the orienteering files
+    they come from; zombies, marshals), normalised; None for a file of another ruleset,
+    which may not have one. `folder`: where the file is, from which `iof:` paths go."""
     present = [key for key in RACE_HEADER_KEYS if key in data]
     if ruleset.key != RULESET:
         if present:
@@ -33,30 +36,18 @@ def read_header(data: dict, ruleset, characters: dict) -> dict | None:
                              f"{', '.join(RACE_HEADER_KEYS)}")
         return None
     taken = set(characters)
-    courses = _courses(data.get("courses"))
     zombies = _people(data.get("zombies"), "zombies", taken)
     marshals = _people(data.get("marshals"), "marshals", taken)
+    if "iof" in data:
+        if "courses" in data or "entries" in data:
+            raise ValueError("iof: the courses and entries come from the orienteering files; "
+                             "write them there, not beside")
+        iof = read_iof(data["iof"], folder, taken)
+        return {"courses": iof["courses"], "entries": iof["entries"], "zombies": zombies,
+                "marshals": marshals, "iof": iof}
+    courses = _courses(data.get("courses"))
     entries = _entries(data.get("entries"), courses, taken)
     return {"courses": courses, "entries": entries, "zombies": zombies, "marshals": marshals}
-
-
-def is_whole(value, low: int = 0, high: int | None = None) -> bool:
-    return (isinstance(value, int) and not isinstance(value, bool) and value >= low
-            and (high is None or value <= high))
-
-
-def is_number(value) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def _key(key, where: str, taken: set) -> str:
-    if not isinstance(key, str) or key in (NARRATOR, CLOCK, SAFETY):
-        raise ValueError(f"{where}: '{key}' cannot be a key ('{NARRATOR}', '{CLOCK}' and "
-                         f"'{SAFETY}' are reserved)")
-    if key in taken:
-        raise ValueError(f"{where}: '{key}' is already the key of someone else in the file")
-    taken.add(key)
-    return key
 
 
 def balise_code(value, where: str) -> str:
@@ -127,7 +118,7 @@ def _people(raw, what: str, taken: set) -> dict:
     """Zombies or marshals: key -> {name}."""
     out = {}
     for key, spec in checked_mapping(raw, what).items():
-        _key(key, what, taken)
+        reserved_key_check(key, what, taken)
         spec = checked_mapping(spec, f"{what}.{key}", PERSON_KEYS)
         out[key] = {"name": str(spec.get("name") or key)}
     return out
@@ -141,7 +132,7 @@ def _entries(raw, courses: dict, taken: set) -> dict:
     out, fingers = {}, {}
     for key, spec in entries.items():
         where = f"entries.{key}"
-        _key(key, "entries", taken)
+        reserved_key_check(key, "entries", taken)
         spec = checked_mapping(spec, where, ENTRY_KEYS)
         course = spec.get("course")
         if not isinstance(course, str) or course not in courses:

@@ -32,6 +32,7 @@ from race.services.running import (course_start, entry_abandon, entry_disqualify
 from rulesets import RuleRefused, get_ruleset
 from rulesets.messages import pick
 
+from rehearsals.race_iof import IofSteps
 from rehearsals.race_expectations import RaceSeen, punch_reason
 from rehearsals.script import NARRATOR, Step, StepFailed, format_time
 
@@ -73,51 +74,68 @@ class CsvRejected(RuleRefused):
                                        for r in self.rows)
 
 
-class RaceSteps:
+class RaceSteps(IofSteps):
     """The race steps of runner._Player, each calling the service the race API calls
     for it. A step may return a note shown after `ok`."""
 
     def race_setup(self) -> None:
         """The courses with their balises (and confirmed points), the zombies and
-        marshals, the entries with their gear checked, through the organisers' services."""
-        race, event, by = self.script.race, self.event(), self.narrator
+        marshals, the entries with their gear checked, through the organisers' services;
+        or the courses and entries of the orienteering files, through their import."""
+        race = self.script.race
         self.entries: dict[str, int] = {}
         self.staff: dict[str, object] = {}
         self.courses: dict[str, int] = {}
-        where = ""
+        self.where = ""
         try:
-            for name, spec in race["courses"].items():
-                where = f"courses.{name}"
-                course = course_create(event=event, name=name, by=by, duration_s=spec["duration_s"])
-                for code, cp in spec["checkpoints"].items():
-                    checkpoint_create(course=course, code=code, by=by, name=cp["name"],
-                                      lat=cp["lat"], lon=cp["lon"], points=cp["points"])
-                if spec["points_per_checkpoint"] is not None:
-                    course_points_confirm(course=course, by=by,
-                                          points_per_checkpoint=spec["points_per_checkpoint"])
-                self.courses[name] = course.pk
-            for key, person in race["zombies"].items():
-                where = f"zombies.{key}"
-                self.staff[key], _ = zombie_create(event=event, name=person["name"], by=by)
-            for key, person in race["marshals"].items():
-                where = f"marshals.{key}"
-                user = get_user_model().objects.create_user(
-                    username=f"rehearsal-m{event.pk}-{secrets.token_hex(4)}",
-                    first_name=person["name"][:150])
-                membership_grant(event=event, user=user, role=Membership.REFEREE)
-                self.staff[key] = user
-            for key, spec in race["entries"].items():
-                where = f"entries.{key}"
-                entry = entry_register(
-                    event=event, course=Course.objects.get(pk=self.courses[spec["course"]]),
-                    name=spec["name"], kind=spec["kind"], finger=spec["finger"],
-                    phone=spec["phone"], members=spec["members"], carrier=spec["carrier"],
-                    deposit_taken=spec["deposit"], by=by)
-                if spec["gear"] is not None:
-                    entry_gear_check(entry=entry, gear=spec["gear"], by=by)
-                self.entries[key] = entry.pk
+            if "iof" in race:
+                self.iof_setup(race["iof"])
+            else:
+                self._courses_setup(race["courses"])
+            self._staff_setup(race["zombies"], race["marshals"])
+            if "iof" not in race:
+                self._entries_setup(race["entries"])
         except RuleRefused as exc:
-            raise StepFailed([f"{where}: {refusal_text(exc, 'en')}"]) from None
+            raise StepFailed([f"{self.where}: {refusal_text(exc, 'en')}"]) from None
+
+    def _courses_setup(self, courses: dict) -> None:
+        event, by = self.event(), self.narrator
+        for name, spec in courses.items():
+            self.where = f"courses.{name}"
+            course = course_create(event=event, name=name, by=by, duration_s=spec["duration_s"])
+            for code, cp in spec["checkpoints"].items():
+                checkpoint_create(course=course, code=code, by=by, name=cp["name"],
+                                  lat=cp["lat"], lon=cp["lon"], points=cp["points"])
+            if spec["points_per_checkpoint"] is not None:
+                course_points_confirm(course=course, by=by,
+                                      points_per_checkpoint=spec["points_per_checkpoint"])
+            self.courses[name] = course.pk
+
+    def _staff_setup(self, zombies: dict, marshals: dict) -> None:
+        event, by = self.event(), self.narrator
+        for key, person in zombies.items():
+            self.where = f"zombies.{key}"
+            self.staff[key], _ = zombie_create(event=event, name=person["name"], by=by)
+        for key, person in marshals.items():
+            self.where = f"marshals.{key}"
+            user = get_user_model().objects.create_user(
+                username=f"rehearsal-m{event.pk}-{secrets.token_hex(4)}",
+                first_name=person["name"][:150])
+            membership_grant(event=event, user=user, role=Membership.REFEREE)
+            self.staff[key] = user
+
+    def _entries_setup(self, entries: dict) -> None:
+        event, by = self.event(), self.narrator
+        for key, spec in entries.items():
+            self.where = f"entries.{key}"
+            entry = entry_register(
+                event=event, course=Course.objects.get(pk=self.courses[spec["course"]]),
+                name=spec["name"], kind=spec["kind"], finger=spec["finger"],
+                phone=spec["phone"], members=spec["members"], carrier=spec["carrier"],
+                deposit_taken=spec["deposit"], by=by)
+            if spec["gear"] is not None:
+                entry_gear_check(entry=entry, gear=spec["gear"], by=by)
+            self.entries[key] = entry.pk
 
     # Fetched again at every use, like a fresh API request.
     def entry(self, key: str) -> Entry:

@@ -9,8 +9,9 @@ from race.models import Infraction
 from race.options import RULESET
 from race.services.entries import GEAR
 
-from rehearsals.race_header import balise_code, is_number, is_whole
-from rehearsals.script import NARRATOR, checked_mapping
+from rehearsals.race_header import balise_code
+from rehearsals.race_iof import read_result_list
+from rehearsals.script import NARRATOR, checked_mapping, is_number, is_whole, race_key
 
 CONFIRMATIONS = ("not_fast_running", "not_near_checkpoint", "no_contact", "not_on_open_road",
                  "target_not_panicking")          # race.services.lives.grab_confirmations
@@ -24,7 +25,7 @@ WHO = {"race_start": {ORGANISER}, "gear": {ORGANISER}, "carrier": {ORGANISER}, "
        "out_of_zone": {MARSHAL, ORGANISER}, "forbidden_path": {MARSHAL, ORGANISER},
        "void": {ORGANISER}, "infraction": {ORGANISER, MARSHAL, ZOMBIE},
        "finish": {ORGANISER}, "finger_return": {ORGANISER}, "dnf": {ORGANISER, OWN_PHONE},
-       "disqualify": {ORGANISER}}
+       "disqualify": {ORGANISER}, "result_list": {ORGANISER}}
 WHO_WORDS = {ORGANISER: "an organiser (by: narrator)",
              OWN_PHONE: "the entry's own phone (by: <entry key>)",
              ZOMBIE: "a zombie (by: <zombie key>)", MARSHAL: "a marshal (by: <marshal key>)"}
@@ -41,7 +42,7 @@ def read_step(reader, kind: str, raw: dict) -> tuple[str, dict]:
     if "on" in raw:
         raise ValueError(f"{kind} takes no 'on': name the entry inside it ({kind}: KEY or "
                          f"{kind}: {{entry: KEY, ...}})")
-    by = raw.get("by", NARRATOR)
+    by = race_key(raw.get("by", NARRATOR))
     role = _role(race, by, reader.characters)
     if role not in WHO[kind]:
         who = " or ".join(WHO_WORDS[r] for r in (ORGANISER, OWN_PHONE, ZOMBIE, MARSHAL)
@@ -75,7 +76,7 @@ def _spec(value, where: str, keys: set, short: str) -> dict:
 
 def _entry(race: dict, spec: dict, where: str, own: str | None) -> str:
     """The entry the step is about: `own` (the entry whose phone acts) by default."""
-    key = spec.get("entry", own)
+    key = race_key(spec.get("entry", own))
     if key is None:
         raise ValueError(f"{where}: which entry? write {where}: KEY or "
                          f"{where}: {{entry: KEY, ...}} (entries: {', '.join(race['entries'])})")
@@ -95,6 +96,7 @@ def _text(spec: dict, key: str, where: str, default: str = "") -> str:
 
 
 def _read_race_start(race, value, own, kind) -> dict:
+    value = race_key(value)
     if isinstance(value, str):
         course, entry = value in race["courses"], value in race["entries"]
         if course and entry:
@@ -227,4 +229,4 @@ _READERS = {"race_start": _read_race_start, "gear": _read_gear, "carrier": _read
             "forbidden_path": _read_zone_loss, "void": _read_with_reason,
             "infraction": _read_infraction, "finish": _read_finish,
             "finger_return": _read_entry_only, "dnf": _read_dnf,
-            "disqualify": _read_with_reason}
+            "disqualify": _read_with_reason, "result_list": read_result_list}

@@ -20,9 +20,9 @@ FIGHT_KINDS = ("duel", "answer_duel", "union", "join_union", "acharnement", "sto
                "search", "heal", "stop_heal", "hit_by")
 # The zombie race (ruleset zombie_race): its header (race_header.py) and its steps
 # (race_reading.py).
-RACE_HEADER_KEYS = ("courses", "entries", "zombies", "marshals")
+RACE_HEADER_KEYS = ("courses", "entries", "iof", "zombies", "marshals")
 RACE_KINDS = ("race_start", "gear", "carrier", "punch", "import", "grab", "out_of_zone", "forbidden_path",
-              "void", "infraction", "finish", "finger_return", "dnf", "disqualify")
+              "void", "infraction", "finish", "finger_return", "dnf", "disqualify", "result_list")
 # Objects (item_reading.py) and the club's register (club_reading.py).
 ITEM_KINDS = ("take_firearm", "load_firearm", "fire", "carry", "give", "drop",
               "read_tag", "ingest", "lock", "unlock")
@@ -129,3 +129,28 @@ def checked_mapping(value, where: str, allowed: set | None = None) -> dict:
         raise ValueError(f"{where}: unknown key(s) {', '.join(sorted(map(str, extra)))} "
                          f"(allowed: {', '.join(sorted(allowed))})")
     return value
+
+
+def race_key(value):
+    """A key as a step names an entry: a finger number written bare (101) is the key "101"
+    of an entry imported from an EntryList."""
+    return str(value) if is_whole(value) else value
+
+
+def is_whole(value, low: int = 0, high: int | None = None) -> bool:
+    return (isinstance(value, int) and not isinstance(value, bool) and value >= low
+            and (high is None or value <= high))
+
+
+def is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def reserved_key_check(key, where: str, taken: set) -> str:
+    if not isinstance(key, str) or key in (NARRATOR, CLOCK, SAFETY):
+        raise ValueError(f"{where}: '{key}' cannot be a key ('{NARRATOR}', '{CLOCK}' and "
+                         f"'{SAFETY}' are reserved)")
+    if key in taken:
+        raise ValueError(f"{where}: '{key}' is already the key of someone else in the file")
+    taken.add(key)
+    return key

@@ -18,7 +18,7 @@ from rehearsals.race_reading import read_step
 from rehearsals.script import (ACTION_KINDS, CLOCK, CLUB_KINDS, EFFECT_KEYS, FIGHT_KINDS,
                                GAME_KINDS, ITEM_KINDS, ITEMS, MEDIC_KINDS, MEMBERS, NARRATOR,
                                NARRATOR_KINDS, OTHER_REFUSALS, RACE_KINDS, REPLICAS, SAFETY,
-                               STEP_KEYS, Step, checked_mapping, parse_time)
+                               STEP_KEYS, Step, checked_mapping, parse_time, race_key)
 
 
 class StepReader:
@@ -156,6 +156,8 @@ class StepReader:
 
     def expectations(self, raw) -> dict:
         expect = checked_mapping(raw, "expect")
+        if self.race is not None:
+            expect = {race_key(key): checks for key, checks in expect.items()}
         for key, checks in expect.items():
             if key == CLOCK:
                 read_clock_checks(self, checks)

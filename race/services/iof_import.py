@@ -68,6 +68,24 @@ def _phone(person) -> str:
     return ""
 
 
+def entry_card(element) -> int | None:
+    """A PersonEntry's or TeamEntry's one finger: the person's card, or the first card of
+    the team in leg order; None for a rented card (RuleRefused when not a card number)."""
+    if element.tag == tag("PersonEntry"):
+        return _card(element)
+    cards = [c for c in (_card(p) for p in _team_people(element)) if c is not None]
+    return cards[0] if cards else None
+
+
+def entry_class(element) -> str:
+    return text(element, "Class/Name") or text(element, "Class/ShortName")
+
+
+def _team_people(element) -> list:
+    return sorted(children(element, "TeamEntryPerson"), key=lambda p: (
+        whole_number(text(p, "Leg")) or 0, whole_number(text(p, "LegOrder")) or 0))
+
+
 def _card(element) -> int | None:
     raw = text(element, "ControlCard")
     if not raw:
@@ -80,23 +98,21 @@ def _card(element) -> int | None:
 
 def _entry_row(element, classes: dict) -> dict:
     """A PersonEntry or TeamEntry as an entry's row, or RuleRefused naming the problem."""
+    card = entry_card(element)
     if element.tag == tag("PersonEntry"):
         person = element.find(tag("Person"))
         name, kind, members = _person_name(person), Entry.SOLO, []
-        card, phone = _card(element), _phone(person)
+        phone = _phone(person)
     else:
-        people = sorted(children(element, "TeamEntryPerson"), key=lambda p: (
-            whole_number(text(p, "Leg")) or 0, whole_number(text(p, "LegOrder")) or 0))
+        people = _team_people(element)
         name, kind = text(element, "Name"), Entry.TEAM
         members = members_check(kind, [_person_name(p.find(tag("Person"))) for p in people
                                         if p.find(tag("Person")) is not None])
-        cards = [c for c in (_card(p) for p in people) if c is not None]
-        card = cards[0] if cards else None
         phone = next((ph for ph in (_phone(p.find(tag("Person"))) for p in people
                                     if p.find(tag("Person")) is not None) if ph), "")
     if not name or len(name) > NAME_MAX:
         raise RuleRefused("bad_input", detail=say("iof_name", max=str(NAME_MAX)))
-    class_name = text(element, "Class/Name") or text(element, "Class/ShortName")
+    class_name = entry_class(element)
     course = classes.get(class_name.casefold())
     if course is None:
         known = ", ".join(sorted({c.name for c in classes.values()})) or "-"
@@ -155,7 +171,7 @@ def _reason(refused: RuleRefused) -> dict:
 
 # -- CourseData -------------------------------------------------------------------------------
 
-def _controls(race) -> dict:
+def control_positions(race) -> dict:
     """{control code: (lat, lon) or (None, None)} of the file's Control elements."""
     found = {}
     for control in children(race, "Control"):
@@ -165,7 +181,7 @@ def _controls(race) -> dict:
     return found
 
 
-def _course_balises(course, controls: dict) -> tuple[list[tuple], list[dict]]:
+def course_balises(course, controls: dict) -> tuple[list[tuple], list[dict]]:
     """([(code, lat, lon, points or None)] in course order, once each; bad elements)."""
     name, balises, bad, seen = text(course, "Name"), [], [], set()
     for leg in children(course, "CourseControl"):
@@ -216,12 +232,12 @@ def _assignments(race, names: set[str], event: Event) -> tuple[dict, list[dict]]
 
 def _courses_import(event: Event, root, by, duration_s) -> dict:
     race = root.find(tag("RaceCourseData"))
-    controls = _controls(race)
+    controls = control_positions(race)
     durations = race_options(event).durations
     plans, bad = [], []
     for course in children(race, "Course"):
         target, problem = _course_target(event, course, durations, duration_s)
-        balises, problems = _course_balises(course, controls)
+        balises, problems = course_balises(course, controls)
         bad += ([problem] if problem else []) + problems
         plans.append((text(course, "Name"), target, balises))
     assigned, problems = _assignments(race, {name.casefold() for name, _, _ in plans}, event)

@@ -52,7 +52,8 @@ def test_the_examples_are_shipped():
             "gn_fr_search_and_out_of_game.yaml", "septenario_combat_and_armour.yaml",
             "septenario_agony_first_aid_coma.yaml", "septenario_wooden_and_knockouts.yaml",
             "septenario_days_coraje_healing.yaml", "race_famille_lives_and_overtime.yaml",
-            "race_finger_readout.yaml", "race_dnf_disqualification_safety.yaml"} <= names
+            "race_finger_readout.yaml", "race_dnf_disqualification_safety.yaml",
+            "race_iof_round_trip.yaml"} <= names
 
 
 @pytest.mark.django_db
@@ -692,7 +693,7 @@ def test_a_malformed_race_step_fails_with_the_step_number_before_playing(tmp_pat
      "entries: 'lucie' is already the key of someone else in the file"),
     ("  sam: {name: Sam}", "  safety: {name: Sam}", "marshals: 'safety' cannot be a key"),
     ("ruleset: zombie_race}", "ruleset: gn_fr}",
-     "courses: only a race (ruleset zombie_race) declares courses, entries, zombies, marshals"),
+     "courses: only a race (ruleset zombie_race) declares courses, entries, iof, zombies, marshals"),
 ])
 def test_a_malformed_race_header_fails_before_playing(tmp_path, old, new, message):
     assert old in RACE
