@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from browser_helpers import off_the_browser_thread
+from browser_helpers import off_the_browser_thread, screenshot
 from crowd import crowd_event
 from health.services import character_act
 from test_airsoft_phones import terrier
@@ -104,4 +104,6 @@ def test_a_screen_reflows_at_320_px_and_at_200_percent_text_and_its_targets_are_
     large_text = audit(page)
     assert not large_text["sideways"] + large_text["cut"], \
         "at 200 % text:\n" + "\n".join(large_text["sideways"] + large_text["cut"])
+    if (ruleset, who, lang) == ("gn_fr", "narrator", "fr"):
+        screenshot(page, "narrator-text-200-percent-fr")
     assert page.errors == []

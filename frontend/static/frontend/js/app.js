@@ -1,6 +1,7 @@
 // The phone app: decides which screen to show (my character, medic, narrator), keeps
 // the top bar (connection, last sync, waiting writes, language) and registers the
 // service worker that makes it work offline.
+import "./display.js";                       // the display mode, before anything is drawn
 import { flush, get, onOutbox, pendingWrites, rereadThroughWorker } from "./api.js";
 import { armControl } from "./arm_alerts.js";
 import { emergencyControl } from "./emergency.js";

@@ -1,0 +1,50 @@
+// How the screen looks, chosen on each phone (docs/accessibility.md, "Sun and night"):
+// - dark: the app's own, dim for the night (the default);
+// - night: red on black, every colour turned into red light (an SVG colour matrix in
+//   app.html), so that a runner or a player in the woods keeps their night vision;
+// - day: black on white with strong edges, for sunlight.
+// "auto" follows the phone: its high-contrast setting (prefers-contrast: more) gives day.
+// Forced colours (Windows high contrast) override every mode (app.css).
+import { h } from "./util.js";
+import { t } from "./i18n.js";
+
+const KEY = "display";
+const CHOICES = ["auto", "dark", "night", "day"];
+const THEME_COLOUR = { dark: "#0b0d10", night: "#000000", day: "#ffffff" };
+const contrastMore = window.matchMedia ? window.matchMedia("(prefers-contrast: more)") : null;
+
+export function displayChosen() {
+  try {
+    const kept = localStorage.getItem(KEY);
+    return CHOICES.includes(kept) ? kept : "auto";
+  } catch { return "auto"; }
+}
+
+export function displayApply(choice = displayChosen()) {
+  const mode = choice === "auto" ? (contrastMore && contrastMore.matches ? "day" : "dark") : choice;
+  document.documentElement.dataset.display = mode;
+  const meta = document.querySelector('meta[name="theme-color"]');
+  if (meta) meta.content = THEME_COLOUR[mode];
+  return mode;
+}
+
+function displayChoose(choice) {
+  try { localStorage.setItem(KEY, choice); } catch { /* private mode: for this page only */ }
+  displayApply(choice);
+}
+
+// The chooser: one radio per mode, each label the finger's target.
+export function displayChooser() {
+  const words = { auto: t("Automatic (as the phone)"), dark: t("Dark"),
+                  night: t("Night: red on black"), day: t("Day: high contrast") };
+  const chosen = displayChosen();
+  return h("fieldset", { class: "display-chooser" },
+    h("legend", {}, t("Display")),
+    CHOICES.map((choice) => h("label", {},
+      h("input", { type: "radio", name: "display", value: choice, checked: choice === chosen,
+                   onchange: () => displayChoose(choice) }),
+      " ", words[choice])));
+}
+
+if (contrastMore) contrastMore.addEventListener("change", () => displayApply());
+displayApply();
