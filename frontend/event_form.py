@@ -66,14 +66,16 @@ class EventSetupForm(forms.Form):
     ruleset = forms.CharField(widget=forms.HiddenInput)
     language = forms.ChoiceField(choices=LANGUAGE_CHOICES)
     time_zone = forms.ChoiceField(choices=())
+    display = forms.ChoiceField(choices=(), initial="dark")
     starts_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
 
     def __init__(self, *args, ruleset: str, words: dict, **kwargs):
         super().__init__(*args, **kwargs)
         self.words = words
         self.ruleset_key = ruleset
-        for name in ("name", "language", "time_zone", "starts_on"):
+        for name in ("name", "language", "time_zone", "display", "starts_on"):
             self.fields[name].label = words[name]
+        self.fields["display"].choices = [(key, words[f"display_{key}"]) for key in ("dark", "night", "day")]
         self.fields["time_zone"].choices = [(z, z) for z in sorted(available_timezones())]
         self.fields["ruleset"].initial = ruleset
         if ruleset not in available_rulesets():

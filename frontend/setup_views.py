@@ -71,6 +71,7 @@ def event_new(request):
             event = event_set_up(name=form.cleaned_data["name"], ruleset=ruleset,
                                  options=form.overrides(), language=form.cleaned_data["language"],
                                  time_zone=form.cleaned_data["time_zone"],
+                                 display=form.cleaned_data["display"],
                                  starts_on=form.cleaned_data["starts_on"], by=request.user)
         except RuleRefused as refused:
             form.add_error(None, refusal_text(refused, lang))

@@ -28,6 +28,12 @@ SETUP = {
     "language": {"fr": "Langue des joueurs (téléphones, cartes)", "es": "Idioma de los jugadores (móviles, tarjetas)",
                  "en": "Players' language (phones, cards)"},
     "time_zone": {"fr": "Fuseau horaire", "es": "Zona horaria", "en": "Time zone"},
+    "display": {"fr": "Affichage des téléphones (chaque joueur peut le changer)",
+                "es": "Pantalla de los móviles (cada jugador puede cambiarla)",
+                "en": "Phones' display (each player may change it)"},
+    "display_dark": {"fr": "Sombre", "es": "Oscura", "en": "Dark"},
+    "display_night": {"fr": "Nuit : rouge sur noir", "es": "Noche: rojo sobre negro", "en": "Night: red on black"},
+    "display_day": {"fr": "Jour : fort contraste", "es": "Día: alto contraste", "en": "Day: high contrast"},
     "starts_on": {"fr": "Premier jour du jeu", "es": "Primer día del juego", "en": "First day of the game"},
     "options": {"fr": "Options des règles", "es": "Opciones de las reglas", "en": "Rule options"},
     "options_explain": {

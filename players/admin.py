@@ -45,7 +45,8 @@ class EventForm(forms.ModelForm):
         try:
             event_settings_check(ruleset=data.get("ruleset") or "", options=options,
                                  language=data.get("language") or "",
-                                 time_zone=data.get("time_zone") or "")
+                                 time_zone=data.get("time_zone") or "",
+                                 display=data.get("display") or "")
         except RuleRefused as refused:
             raise forms.ValidationError(refusal_text(refused, get_language() or "en")) from None
         return data

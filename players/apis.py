@@ -126,6 +126,7 @@ class EventListApi(APIView):
         options = serializers.DictField(required=False, default=dict)
         language = serializers.ChoiceField(choices=["fr", "es", "en"], default="fr")
         time_zone = serializers.CharField(max_length=64, default="Europe/Paris")
+        display = serializers.ChoiceField(choices=[key for key, _ in Event.DISPLAYS], default="dark")
         starts_on = serializers.DateField(required=False, allow_null=True, default=None)
         start_clock = serializers.BooleanField(default=False)
 

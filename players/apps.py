@@ -14,7 +14,8 @@ class PlayersConfig(AppConfig):
 
         # Every text column, for erasures (players/privacy.py).
         privacy.texts_declare(Event, scrubbed=("name", "announcement"), event="pk",
-                              not_personal=("ruleset", "options", "language", "time_zone"))
+                              not_personal=("ruleset", "options", "language", "time_zone",
+                                            "display"))
         privacy.texts_declare(Team, scrubbed=("name",))
         privacy.texts_declare(Character, scrubbed=("sheet",), handled=("name",),   # another's notes
                               not_personal=("code", "kits"))

@@ -19,6 +19,10 @@ class Event(models.Model):
     options = models.JSONField(default=dict, blank=True,
                                help_text="Overrides of the ruleset's default options.")
     language = models.CharField(max_length=5, default="fr")
+    # How the phones look until a player chooses on their own (frontend js/display.js).
+    DISPLAYS = [("dark", "Dark"), ("night", "Night: red on black"), ("day", "Day: high contrast")]
+    display = models.CharField(max_length=8, choices=DISPLAYS, default="dark",
+                               help_text="How the phones look unless a player chooses another.")
     time_zone = models.CharField(max_length=64, default="Europe/Paris",
                                  help_text="Where the game is played: the times organisers read.")
     starts_on = models.DateField(null=True, blank=True, help_text="The first day of the game.")

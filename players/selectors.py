@@ -67,12 +67,14 @@ def user_events(user) -> list[dict]:
     for m in memberships:
         events.setdefault(m.event_id, {"id": m.event_id, "name": m.event.name,
                                        "ruleset": m.event.ruleset,
-                                       "language": m.event.language, "roles": []})
+                                       "language": m.event.language, "display": m.event.display,
+                                       "roles": []})
         events[m.event_id]["roles"].append(m.role)
     if user.is_superuser:
         for event in Event.objects.exclude(pk__in=events.keys()):
             events[event.pk] = {"id": event.pk, "name": event.name, "ruleset": event.ruleset,
-                                "language": event.language, "roles": [Membership.NARRATOR]}
+                                "language": event.language, "display": event.display,
+                                "roles": [Membership.NARRATOR]}
     return list(events.values())
 
 

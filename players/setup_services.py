@@ -23,7 +23,8 @@ INVITATION_TTL = timedelta(days=30)
 LANGUAGES = ("fr", "es", "en")
 
 
-def event_settings_check(*, ruleset: str, options: dict, language: str, time_zone: str) -> None:
+def event_settings_check(*, ruleset: str, options: dict, language: str, time_zone: str,
+                         display: str = "dark") -> None:
     """What an event may be made with: an installed ruleset, options its contract declares
     with values it allows, a language of the app, a real time zone. Refused with bad_option
     (the form, the API and the admin all ask here)."""
@@ -39,18 +40,21 @@ def event_settings_check(*, ruleset: str, options: dict, language: str, time_zon
         raise RuleRefused("bad_option", option="language", detail="fr, es or en")
     if time_zone not in available_timezones():
         raise RuleRefused("bad_option", option="time_zone", detail=f"'{time_zone}' is not a time zone")
+    if display not in dict(Event.DISPLAYS):
+        raise RuleRefused("bad_option", option="display", detail=", ".join(dict(Event.DISPLAYS)))
 
 
 @transaction.atomic
 def event_set_up(*, name: str, ruleset: str, options: dict, language: str, time_zone: str,
-                 starts_on: date | None, by, start_clock: bool = False) -> Event:
+                 starts_on: date | None, by, start_clock: bool = False, display: str = "dark") -> Event:
     """An event made by its organiser: paused until they start the game (unless a script
     asks for `start_clock`)."""
-    event_settings_check(ruleset=ruleset, options=options, language=language, time_zone=time_zone)
+    event_settings_check(ruleset=ruleset, options=options, language=language, time_zone=time_zone,
+                         display=display)
     event = event_create(name=name, ruleset=ruleset, options=options, language=language, by=by,
                          start_clock=start_clock)
-    event.time_zone, event.starts_on = time_zone, starts_on
-    event.save(update_fields=["time_zone", "starts_on"])
+    event.time_zone, event.starts_on, event.display = time_zone, starts_on, display
+    event.save(update_fields=["time_zone", "starts_on", "display"])
     return event
 
 

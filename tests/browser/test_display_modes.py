@@ -1,7 +1,8 @@
 """Sun and night (docs/accessibility.md): the night mode turns every colour into red light
 on black, the day mode is black on white and passes the same WCAG audit as the app's own
 dark one, a mode chosen on the phone stays after a reload, "automatic" follows the phone's
-high-contrast setting, and forced colours give every control an edge."""
+high-contrast setting, else the event's choice, and forced colours give every control an
+edge."""
 from __future__ import annotations
 
 import io
@@ -10,7 +11,9 @@ import pytest
 from PIL import Image
 from playwright.sync_api import expect
 
-from browser_helpers import screenshot
+from browser_helpers import off_the_browser_thread, screenshot
+from crowd import crowd_event
+from players.models import Event
 from test_reflow_and_targets import SCREENS, open_screen
 from test_wcag_audit import AXE, violations
 
@@ -74,3 +77,20 @@ def test_forced_colours_give_every_control_an_edge_and_no_filter(server_url, pho
         .map((b) => getComputedStyle(b).borderTopStyle)})""")
     assert styles["filter"] == "none"
     assert styles["edges"] and set(styles["edges"]) == {"solid"}
+
+
+def test_automatic_starts_in_the_events_display_and_the_players_choice_wins(server_url, phone):
+    crowd = crowd_event(server_url, characters=2, language="fr")
+    off_the_browser_thread(lambda: Event.objects.filter(pk=crowd.event.pk).update(display="night"))
+    page = phone("fr")
+    page.goto(crowd.link_for(crowd.characters[0], server_url))
+    page.locator("form button").click()
+    expect(page.locator(".state-label")).to_be_visible()
+    expect(page.locator("html")).to_have_attribute("data-display", "night")
+    page.goto(page.url.split("#")[0] + "#/check")
+    expect(page.get_by_label("Automatique (celui du téléphone ou du jeu)")).to_be_checked()
+    page.get_by_label("Sombre").check()
+    expect(page.locator("html")).to_have_attribute("data-display", "dark")
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("data-display", "dark")
+    assert page.errors == []

@@ -51,7 +51,7 @@ def organiser() -> Client:
 
 
 GN_FORM = {"ruleset": "gn_fr", "name": "Le Manoir des Brumes", "language": "fr",
-           "time_zone": "Europe/Paris", "starts_on": "2027-05-14"}
+           "time_zone": "Europe/Paris", "display": "night", "starts_on": "2027-05-14"}
 
 
 def test_the_form_creates_a_paused_event_with_the_options_changed(clock):
@@ -61,6 +61,7 @@ def test_the_form_creates_a_paused_event_with_the_options_changed(clock):
     assert "wounded_deadline_s" in form and "par défaut : 900 (15 min)" in form
     assert "valeurs permises : max, replace" in form
     assert "GN — règles de santé et de médecine" in browser.get("/events/new/").content.decode()
+    assert "Affichage des téléphones" in form and '<option value="night">Nuit : rouge sur noir' in form
 
     response = browser.post("/events/new/", {**GN_FORM, **_defaults_for("gn_fr"),
                                              "opt_wounded_deadline_s": "1200",
@@ -70,6 +71,7 @@ def test_the_form_creates_a_paused_event_with_the_options_changed(clock):
     event = Event.objects.get(name="Le Manoir des Brumes")
     assert event.options == {"wounded_deadline_s": 1200, "first_aid_stack": "replace"}
     assert (event.language, event.time_zone, str(event.starts_on)) == ("fr", "Europe/Paris", "2027-05-14")
+    assert event.display == "night"
     assert not event.running
     assert Membership.objects.filter(event=event, user__username="camille", role="narrator").exists()
     page = browser.get(response["Location"]).content.decode()
@@ -98,6 +100,7 @@ def _defaults_for(ruleset: str) -> dict:
     ({"opt_bogus": "3"}, "Option inconnue pour ces règles : bogus."),
     ({"opt_first_aid_stack": "sometimes"}, "sometimes"),
     ({"time_zone": "Mars/Olympus"}, "Mars/Olympus"),
+    ({"display": "neon"}, "neon"),
 ])
 def test_the_form_refuses_an_unknown_ruleset_or_option(change, message, clock):
     browser = organiser()
@@ -112,6 +115,7 @@ def test_the_form_refuses_an_unknown_ruleset_or_option(change, message, clock):
     ({"options": {"bogus": 3}}, "bogus"),
     ({"options": {"first_aid_stack": "sometimes"}}, "first_aid_stack"),
     ({"time_zone": "Mars/Olympus"}, "time_zone"),
+    ({"display": "neon"}, "display"),
 ])
 def test_the_api_refuses_an_unknown_ruleset_or_option(body, field, clock, narrator_user):
     api = client_for(narrator_user, "fr")
@@ -125,18 +129,19 @@ def test_the_api_refuses_an_unknown_ruleset_or_option(body, field, clock, narrat
     ({"ruleset": "GN français"}, "GN français"),
     ({"options": '{"bogus": 3}'}, "bogus"),
     ({"options": '{"first_aid_stack": "sometimes"}'}, "sometimes"),
+    ({"display": "neon"}, "neon"),
 ])
 def test_the_admin_refuses_an_unknown_ruleset_or_option(change, message, clock):
     browser = organiser()
     body = {"name": "X", "ruleset": "gn_fr", "options": "{}", "language": "fr",
-            "time_zone": "Europe/Paris", "retention_days": 90, "announcement": "{}",
+            "time_zone": "Europe/Paris", "display": "dark", "retention_days": 90, "announcement": "{}",
             "clock_elapsed_s": 0, "characters-TOTAL_FORMS": 0, "characters-INITIAL_FORMS": 0,
             **change}
     response = browser.post("/admin/players/event/add/", body)
     assert response.status_code == 200      # the form again, with the error
     assert message in response.content.decode()
     assert not Event.objects.exists()
-    ok = browser.post("/admin/players/event/add/", {**body, "ruleset": "gn_fr", "options": "{}"})
+    ok = browser.post("/admin/players/event/add/", {**body, "ruleset": "gn_fr", "options": "{}", "display": "dark"})
     assert ok.status_code == 302
     assert Membership.objects.filter(event=Event.objects.get(), user__username="camille").exists()
 
@@ -169,3 +174,13 @@ def test_a_co_narrator_is_invited_by_link_and_removed(clock):
 def test_only_the_events_organisers_invite(clock, event, player, player_api):
     assert player_api.post(f"/events/{event.pk}/team/invite/", {"role": "narrator"}).status_code == 404
     assert not Invitation.objects.exists()
+
+
+def test_the_events_display_is_what_its_phones_start_in(clock):
+    browser = organiser()
+    made = browser.post("/api/events/", {"name": "Rugles by Night", "ruleset": "zombie_race",
+                                         "display": "night"}, content_type="application/json")
+    assert made.status_code == 201, made.content.decode()
+    assert Event.objects.get(pk=made.json()["id"]).display == "night"
+    events = browser.get("/api/me/").json()["events"]
+    assert [(e["name"], e["display"]) for e in events] == [("Rugles by Night", "night")]

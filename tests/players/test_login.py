@@ -42,7 +42,7 @@ def test_login_link_opens_a_session_once_through_the_api(clock, event, player, n
                                         "code": player.code, "medic": False,
                                         "race_entry": None}]
     assert me.json()["events"] == [{"id": event.pk, "name": "Test GN", "ruleset": "gn_fr",
-                                    "language": "fr", "roles": ["player"]}]
+                                    "language": "fr", "display": "dark", "roles": ["player"]}]
     assert phone.get(f"/api/characters/{player.pk}/").json()["character"]["name"] == "Alice"
 
     second = APIClient().post("/api/login/", {"token": token}, format="json")

@@ -1,7 +1,7 @@
 // The phone app: decides which screen to show (my character, medic, narrator), keeps
 // the top bar (connection, last sync, waiting writes, language) and registers the
 // service worker that makes it work offline.
-import "./display.js";                       // the display mode, before anything is drawn
+import { displayFollowEvent } from "./display.js";   // applied on import, before anything is drawn
 import { flush, get, onOutbox, pendingWrites, rereadThroughWorker } from "./api.js";
 import { armControl } from "./arm_alerts.js";
 import { emergencyControl } from "./emergency.js";
@@ -207,6 +207,7 @@ async function route() {
   const shown = (me && race.redirect(me, screen, Number(id))) || screen;
   const screenEvent = me ? eventOfScreen(shown, Number(id)) : null;
   emergency.setEvent(screenEvent);
+  displayFollowEvent(me && me.events.find((e) => e.id === screenEvent));
   const own = me && screenEvent ? me.characters.find((c) => c.event === screenEvent) : null;
   help.setEvent(screenEvent, own ? own.id : null);
   if (!me && (recall("logged_out") || {}).value) {

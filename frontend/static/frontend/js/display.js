@@ -3,7 +3,8 @@
 // - night: red on black, every colour turned into red light (an SVG colour matrix in
 //   app.html), so that a runner or a player in the woods keeps their night vision;
 // - day: black on white with strong edges, for sunlight.
-// "auto" follows the phone: its high-contrast setting (prefers-contrast: more) gives day.
+// "auto" follows the phone's high-contrast setting (prefers-contrast: more gives day), else
+// the event's own choice (its organisers set it: a night race may start in night mode).
 // Forced colours (Windows high contrast) override every mode (app.css).
 import { h } from "./util.js";
 import { t } from "./i18n.js";
@@ -12,6 +13,12 @@ const KEY = "display";
 const CHOICES = ["auto", "dark", "night", "day"];
 const THEME_COLOUR = { dark: "#0b0d10", night: "#000000", day: "#ffffff" };
 const contrastMore = window.matchMedia ? window.matchMedia("(prefers-contrast: more)") : null;
+const EVENT_KEY = "display_event";
+// The event's choice, kept from the last screen of a game so that a reload starts in it.
+let eventDisplay = (() => {
+  try { return THEME_COLOUR[localStorage.getItem(EVENT_KEY)] ? localStorage.getItem(EVENT_KEY) : "dark"; }
+  catch { return "dark"; }
+})();
 
 export function displayChosen() {
   try {
@@ -21,11 +28,20 @@ export function displayChosen() {
 }
 
 export function displayApply(choice = displayChosen()) {
-  const mode = choice === "auto" ? (contrastMore && contrastMore.matches ? "day" : "dark") : choice;
+  const mode = choice === "auto" ? (contrastMore && contrastMore.matches ? "day" : eventDisplay) : choice;
   document.documentElement.dataset.display = mode;
   const meta = document.querySelector('meta[name="theme-color"]');
   if (meta) meta.content = THEME_COLOUR[mode];
   return mode;
+}
+
+// The event of the screen shown: its organisers' choice is the phone's "automatic". A
+// screen of no event (the phone's check) keeps the last one's.
+export function displayFollowEvent(event) {
+  if (!event || !THEME_COLOUR[event.display] || event.display === eventDisplay) return;
+  eventDisplay = event.display;
+  try { localStorage.setItem(EVENT_KEY, eventDisplay); } catch { /* private mode */ }
+  displayApply();
 }
 
 function displayChoose(choice) {
@@ -35,7 +51,7 @@ function displayChoose(choice) {
 
 // The chooser: one radio per mode, each label the finger's target.
 export function displayChooser() {
-  const words = { auto: t("Automatic (as the phone)"), dark: t("Dark"),
+  const words = { auto: t("Automatic (the phone's or the game's)"), dark: t("Dark"),
                   night: t("Night: red on black"), day: t("Day: high contrast") };
   const chosen = displayChosen();
   return h("fieldset", { class: "display-chooser" },
