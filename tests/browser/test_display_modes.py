@@ -94,3 +94,20 @@ def test_automatic_starts_in_the_events_display_and_the_players_choice_wins(serv
     page.reload()
     expect(page.locator("html")).to_have_attribute("data-display", "dark")
     assert page.errors == []
+
+
+def test_a_text_size_chosen_in_the_app_grows_every_screen_and_stays(server_url, phone):
+    page = open_screen(phone, server_url, "gn_fr", "player", "fr")
+    root_px = "parseFloat(getComputedStyle(document.documentElement).fontSize)"
+    label_px = "parseFloat(getComputedStyle(document.querySelector('.state-label')).fontSize)"
+    assert page.evaluate(root_px) == 18
+    before = page.evaluate(label_px)
+    page.goto(page.url.split("#")[0] + "#/check")
+    page.get_by_label("150\u202f%").check()
+    assert page.evaluate(root_px) == 27
+    page.get_by_role("button", name="Aller au jeu").click()
+    page.reload()
+    expect(page.locator(".state-label")).to_be_visible()
+    assert page.evaluate(root_px) == 27
+    assert page.evaluate(label_px) == pytest.approx(before * 1.5)
+    assert page.errors == []

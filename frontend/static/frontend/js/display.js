@@ -7,7 +7,7 @@
 // the event's own choice (its organisers set it: a night race may start in night mode).
 // Forced colours (Windows high contrast) override every mode (app.css).
 import { h } from "./util.js";
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 
 const KEY = "display";
 const CHOICES = ["auto", "dark", "night", "day"];
@@ -62,5 +62,36 @@ export function displayChooser() {
       " ", words[choice])));
 }
 
+// The text size, on top of the phone's own setting (the app's text is in rem): for a player
+// who wants it larger in this app only.
+const SIZE_KEY = "text_size";
+const SIZES = [100, 125, 150, 200];
+
+export function textSizeChosen() {
+  try {
+    const kept = Number(localStorage.getItem(SIZE_KEY));
+    return SIZES.includes(kept) ? kept : 100;
+  } catch { return 100; }
+}
+
+function textSizeApply(size = textSizeChosen()) {
+  // 112.5 % is the app's own root (app.css): 18 px at the phone's default.
+  document.documentElement.style.fontSize = size === 100 ? "" : `${112.5 * size / 100}%`;
+}
+
+export function textSizeChooser() {
+  const chosen = textSizeChosen();
+  return h("fieldset", { class: "display-chooser" },
+    h("legend", {}, t("Text size")),
+    SIZES.map((size) => h("label", {},
+      h("input", { type: "radio", name: "text-size", value: String(size), checked: size === chosen,
+                   onchange: () => {
+                     try { localStorage.setItem(SIZE_KEY, String(size)); } catch { /* private mode */ }
+                     textSizeApply(size);
+                   } }),
+      " ", new Intl.NumberFormat(lang, { style: "percent" }).format(size / 100))));
+}
+
 if (contrastMore) contrastMore.addEventListener("change", () => displayApply());
 displayApply();
+textSizeApply();

@@ -7,7 +7,7 @@
 import { send } from "./api.js";
 import { clock } from "./clock.js";
 import { followEventLanguage, t } from "./i18n.js";
-import { displayChooser } from "./display.js";
+import { displayChooser, textSizeChooser } from "./display.js";
 import { runChecks } from "./phone_check.js";
 import { enablePush } from "./push.js";
 import { h, mount } from "./util.js";
@@ -86,6 +86,7 @@ export async function show(root, { me, params, leave }) {
       reported === "sent" ? h("p", { class: "muted check-reported" }, t("The organisers can see this result.")) : null,
       reported === "queued" ? h("p", { class: "muted check-reported" }, t("The result will reach the organisers when the network is back.")) : null,
       displayChooser(),
+      textSizeChooser(),
       h("div", { class: "check-actions" },
         h("button", { type: "button", onclick: check, disabled: !result }, t("Check again")),
         h("button", { type: "button", class: first ? "primary" : "", onclick: leave }, t("Continue to the game")))));
