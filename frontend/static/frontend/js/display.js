@@ -5,7 +5,8 @@
 // - day: black on white with strong edges, for sunlight.
 // "auto" follows the phone's high-contrast setting (prefers-contrast: more gives day), else
 // the event's own choice (its organisers set it: a night race may start in night mode).
-// Forced colours (Windows high contrast) override every mode (app.css).
+// Forced colours (Windows high contrast) override every mode (app.css). Also the app's own
+// text size. Both are chosen on the phone's check screen (js/phone_check_screen.js).
 import { h } from "./util.js";
 import { lang, t } from "./i18n.js";
 
@@ -67,7 +68,7 @@ export function displayChooser() {
 const SIZE_KEY = "text_size";
 const SIZES = [100, 125, 150, 200];
 
-export function textSizeChosen() {
+function textSizeChosen() {
   try {
     const kept = Number(localStorage.getItem(SIZE_KEY));
     return SIZES.includes(kept) ? kept : 100;
