@@ -1,8 +1,8 @@
 """The zombie race's screens under the same axe-core audit as the game's (test_wcag_audit.py,
 docs/accessibility.md): a survivor racing (a team racing: countdown, flags, the balise form), a zombie
 (the bib form), the organisers (summary, an overdue runner on the safety board), at 390
-and 820 px, in the dark and day modes. In French, English and Spanish: the language
-chosen on the phone wins over the race's."""
+and 820 px, in the dark mode in French, English and Spanish (the language chosen on the
+phone wins over the race's) and in the day mode."""
 from __future__ import annotations
 
 from datetime import timedelta
@@ -23,8 +23,12 @@ SCREENS = {"survivor": ("rescapes", "#race-status"), "zombie": ("zombie", "#bib-
            "organiser": ("organiser", "#race-summary")}
 
 
-@pytest.mark.parametrize("lang", ["fr", "es", "en"])
-@pytest.mark.parametrize("display", ["dark", "day"])
+# Every language in the app's own dark mode; the day mode's colours in one (they are the
+# same whatever the words).
+RUNS = [("dark", "fr"), ("dark", "es"), ("dark", "en"), ("day", "fr")]
+
+
+@pytest.mark.parametrize(("display", "lang"), RUNS, ids=[f"{d}-{l}" for d, l in RUNS])
 @pytest.mark.parametrize("who", list(SCREENS))
 def test_a_race_screen_has_no_wcag_violation(server_url, phone, who, display, lang):
     night = in_thread(rugles_by_night, server_url)
