@@ -1,6 +1,6 @@
 """The zombie race's screens under the same axe-core audit as the game's (test_wcag_audit.py,
-docs/accessibility.md): a survivor racing (a team racing: countdown, flags, the balise form), a zombie
-(the bib form), the organisers (summary, an overdue runner on the safety board), at 390
+docs/accessibility.md): a team racing (countdown, flags, the balise form), a zombie (the bib
+form), the organisers (summary, an overdue runner on the safety board), at 390
 and 820 px, in the dark mode in French, English and Spanish (the language chosen on the
 phone wins over the race's) and in the day mode."""
 from __future__ import annotations
