@@ -96,8 +96,8 @@ def _courses(root, duration: int | None) -> tuple[dict, dict]:
 
 
 def _entries(root, courses: dict, classes: dict, taken: set) -> dict:
-    """{finger: {name, course, finger}}: a class runs the course it is assigned to, else
-    the course of its name, as the import decides."""
+    """{finger: {name, course, finger}}: a class runs the course of its name, else the
+    course it is assigned to, in the order the import decides (`iof_import._classes`)."""
     names = {name.casefold(): name for name in courses}
     entries = {}
     for element in (e for e in root if e.tag in ENTRY_ELEMENTS):
@@ -111,7 +111,8 @@ def _entries(root, courses: dict, classes: dict, taken: set) -> dict:
                              "one has no ControlCard")
         key = reserved_key_check(str(card), "iof.entries", taken)
         class_name = entry_class(element)
-        course = names.get(classes.get(class_name.casefold(), class_name).casefold())
+        folded = class_name.casefold()
+        course = names.get(folded) or names.get(classes.get(folded, "").casefold())
         if course is None:
             raise ValueError(f"{where}: class {class_name!r} runs no course of the CourseData "
                              f"({', '.join(courses)})")
