@@ -43,18 +43,18 @@ def _send_changes(event_id: int, entry_ids: list[int], course_ids: list[int]) ->
     if event is None:
         return
     now = timezone.now()
-    o = race_options(event)
+    options = race_options(event)
     entries = entries_with_courses(event, pk__in=entry_ids) if entry_ids else []
     courses = sorted(set(course_ids) | {e.course_id for e in entries})
     send = async_to_sync(get_channel_layer().group_send)
     if entries:
         send(narrators_group(event_id), _message(
-            "entries", entries=[organiser_entry_view(e, now, o) for e in entries]))
+            "entries", entries=[organiser_entry_view(e, now, options) for e in entries]))
     for board in leaderboard(event, now, course_ids=courses) if courses else []:
         send(narrators_group(event_id), _message("leaderboard", **board))
     for entry in entries:
         send(character_group(entry.character_id),
-             _message("entry", **survivor_entry_view(entry, now, o)))
+             _message("entry", **survivor_entry_view(entry, now, options)))
     if courses:     # the public page reads itself again: nothing private goes with it
         send(results_group(event_id), {"type": "race.results"})
 

@@ -147,14 +147,14 @@ class BibApi(APIView):
     def get(self, request, event_id, code):
         event = race_for_zombie(request.user, event_id)
         entry = entry_by_code(event, code)
-        o = race_options(event)
+        options = race_options(event)
         status = status_key(entry, timezone.now())
         return answer(request, {
             "entry": {"id": entry.pk, "name": entry.name, "code": entry.character.code},
             "racing": entry.status == Entry.RACING,
             "status": {"key": status, "label": say(status)},
-            "lives": lives_remaining(entry, o.lives_initial),
-            "confirmations": lives.grab_confirmations(o)})
+            "lives": lives_remaining(entry, options.lives_initial),
+            "confirmations": lives.grab_confirmations(options)})
 
 
 class GrabApi(APIView):
@@ -179,11 +179,11 @@ class GrabApi(APIView):
 
         def run():
             loss = lives.grab_record(entry=entry, by=request.user, **fields)
-            o = race_options(event)
+            options = race_options(event)
             return answer(request, {"grab": {"id": loss.pk, "at": loss.at.isoformat(),
                                              "review": loss.review},
                                     "entry": {"id": entry.pk, "name": entry.name},
-                                    "lives": lives_remaining(entry, o.lives_initial)}, status=201)
+                                    "lives": lives_remaining(entry, options.lives_initial)}, status=201)
         return idempotent(request, run)
 
 

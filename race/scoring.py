@@ -62,33 +62,33 @@ class Score:
     classified: bool = False
     unclassified_reason: str | None = None
 
-    def breakdown(self, o: RaceOptions, facts: EntryFacts) -> dict:
-        return {"points": self.points, "unfound": -o.unfound_penalty * self.unfound,
-                "late": -o.late_penalty * self.late_minutes,
-                "lives": -o.life_penalty * facts.lives_lost,
-                "exits_without_life": -o.no_life_penalty * facts.no_life_exits,
+    def breakdown(self, options: RaceOptions, facts: EntryFacts) -> dict:
+        return {"points": self.points, "unfound": -options.unfound_penalty * self.unfound,
+                "late": -options.late_penalty * self.late_minutes,
+                "lives": -options.life_penalty * facts.lives_lost,
+                "exits_without_life": -options.no_life_penalty * facts.no_life_exits,
                 "infractions": -facts.infraction_points}
 
 
-def punch_window_reason(facts: EntryFacts, at: datetime, o: RaceOptions) -> str | None:
+def punch_window_reason(facts: EntryFacts, at: datetime, options: RaceOptions) -> str | None:
     """Why a punch at `at` does not count, by the options; None when it counts."""
     if facts.ended_at is not None and facts.status in ENDED and at > facts.ended_at:
         return ENDED[facts.status]   # R09, R14: the finger is back; no option reopens it
     if facts.started_at is None or at < facts.started_at:
-        return None if o.count_before_start else BEFORE_START
+        return None if options.count_before_start else BEFORE_START
     if facts.finished_at is not None and at > facts.finished_at:
-        return None if o.count_after_finish else AFTER_FINISH
+        return None if options.count_after_finish else AFTER_FINISH
     if facts.deadline_at is not None and at > facts.deadline_at:
-        return None if o.count_after_limit else AFTER_LIMIT
+        return None if options.count_after_limit else AFTER_LIMIT
     return None
 
 
-def counted_punches(facts: EntryFacts, o: RaceOptions) -> tuple[dict, dict]:
+def counted_punches(facts: EntryFacts, options: RaceOptions) -> tuple[dict, dict]:
     """({checkpoint id: instant counted}, {punch id: reason ignored}): per balise, the
     first punch the window allows; every other one is a duplicate."""
     found, ignored = {}, {}
     for punch in sorted(facts.punches, key=lambda p: (p.at, p.id)):
-        reason = punch.not_counted or punch_window_reason(facts, punch.at, o)
+        reason = punch.not_counted or punch_window_reason(facts, punch.at, options)
         if reason is None and punch.checkpoint_id in found:
             reason = DUPLICATE
         if reason is None:
@@ -106,29 +106,29 @@ def late_minutes(elapsed_s: float, duration_s: float, rounding: str) -> int:
 
 
 def entry_score(facts: EntryFacts, *, duration_s: float, checkpoint_points: dict,
-                o: RaceOptions, now: datetime) -> Score:
+                options: RaceOptions, now: datetime) -> Score:
     """`checkpoint_points`: {checkpoint id: P_b} of every balise of the course (N = its
     length). A racing entry gets an estimate as of `now`."""
     result = Score()
-    result.found, result.ignored = counted_punches(facts, o)
+    result.found, result.ignored = counted_punches(facts, options)
     result.found = {cp: at for cp, at in result.found.items() if cp in checkpoint_points}
     result.points = sum(checkpoint_points[cp] for cp in result.found)
     result.unfound = len(checkpoint_points) - len(result.found)
     if facts.started_at is not None:
         end = facts.finished_at or facts.ended_at or now
         result.elapsed_s = max(0.0, (end - facts.started_at).total_seconds())
-        result.late_minutes = late_minutes(result.elapsed_s, duration_s, o.rounding)
+        result.late_minutes = late_minutes(result.elapsed_s, duration_s, options.rounding)
     if facts.status == "disqualified":
         result.unclassified_reason = "disqualified"
         return result                           # no score at all
-    score = (result.points - o.unfound_penalty * result.unfound
-             - o.late_penalty * result.late_minutes - o.life_penalty * facts.lives_lost
-             - o.no_life_penalty * facts.no_life_exits - facts.infraction_points)
-    if o.score_floor is not None:
-        score = max(score, o.score_floor)
+    score = (result.points - options.unfound_penalty * result.unfound
+             - options.late_penalty * result.late_minutes - options.life_penalty * facts.lives_lost
+             - options.no_life_penalty * facts.no_life_exits - facts.infraction_points)
+    if options.score_floor is not None:
+        score = max(score, options.score_floor)
     result.score = score
     if facts.status == "finished":
-        over = o.max_late_minutes is not None and result.late_minutes > o.max_late_minutes
+        over = options.max_late_minutes is not None and result.late_minutes > options.max_late_minutes
         result.classified = not over
         result.unclassified_reason = "over_max_late" if over else None
     else:

@@ -158,8 +158,8 @@ class RaceSeen:
 
     @cached_property
     def views(self) -> dict:
-        o = race_options(self.event)
-        return {e.pk: organiser_entry_view(e, self.now, o) for e in entries_with_courses(self.event)}
+        options = race_options(self.event)
+        return {e.pk: organiser_entry_view(e, self.now, options) for e in entries_with_courses(self.event)}
 
     @cached_property
     def rows(self) -> dict:

@@ -47,8 +47,8 @@ def courses_view(event: Event) -> dict:
     """The organisers' list: every course, its balises (with their QR content) and its
     warnings."""
     courses = Course.objects.filter(event=event).prefetch_related("checkpoints")
-    o = race_options(event)
-    return {"event": event.pk, "start_mode": o.start_mode, "deposit_eur": o.deposit_eur,
+    options = race_options(event)
+    return {"event": event.pk, "start_mode": options.start_mode, "deposit_eur": options.deposit_eur,
             "courses": [{**course_view(c), "warnings": course_warnings(c),
                          "checkpoints": [checkpoint_view(cp) for cp in c.checkpoints.all()]}
                         for c in courses]}
@@ -60,11 +60,11 @@ def checkpoint_view(cp) -> dict:
             "qr": cp.qr, "typed_code": typed_code(cp.qr), "points": cp.points}
 
 
-def _scored(entry: Entry, o: RaceOptions, now: datetime):
+def _scored(entry: Entry, options: RaceOptions, now: datetime):
     facts = entry_facts(entry)
     points = course_points(entry.course)
     return facts, entry_score(facts, duration_s=entry.course.duration_s,
-                              checkpoint_points=points, o=o, now=now)
+                              checkpoint_points=points, options=options, now=now)
 
 
 def _status(entry: Entry, now: datetime) -> dict:
@@ -72,13 +72,14 @@ def _status(entry: Entry, now: datetime) -> dict:
     return {"key": key, "label": say(key)}
 
 
-def survivor_entry_view(entry: Entry, now: datetime, o: RaceOptions | None = None) -> dict:
+def survivor_entry_view(entry: Entry, now: datetime, options: RaceOptions | None = None) -> dict:
     """What the survivor's phone shows: lives, the deadline instant (the phone counts down
     from it), punches, the score estimate, the status. Never the phone number."""
-    o = o or race_options(entry.event)
-    facts, score = _scored(entry, o, now)
+    options = options or race_options(entry.event)
+    facts, score = _scored(entry, options, now)
     codes = {cp.pk: cp for cp in entry.course.checkpoints.all()}
-    return {**_header(entry, now, o, facts.lives_lost), **_race_part(entry, score, codes, o, facts)}
+    return {**_header(entry, now, options, facts.lives_lost),
+            **_race_part(entry, score, codes, options, facts)}
 
 
 def _time_left(entry: Entry, now: datetime) -> float | None:
@@ -88,20 +89,20 @@ def _time_left(entry: Entry, now: datetime) -> float | None:
     return round(max(0.0, (entry.deadline_at - now).total_seconds()), 3)
 
 
-def _header(entry: Entry, now: datetime, o: RaceOptions, lost: int) -> dict:
+def _header(entry: Entry, now: datetime, options: RaceOptions, lost: int) -> dict:
     return {
         "entry": {"id": entry.pk, "name": entry.name, "kind": entry.kind,
                   "members": entry.members, "carrier": entry.carrier, "finger": entry.finger,
                   "code": entry.character.code},
         "course": course_view(entry.course),
         "status": _status(entry, now),
-        "lives": {"remaining": max(0, o.lives_initial - lost), "initial": o.lives_initial},
+        "lives": {"remaining": max(0, options.lives_initial - lost), "initial": options.lives_initial},
         "started_at": iso(entry.started_at), "deadline_at": iso(entry.deadline_at),
         "finished_at": iso(entry.finished_at), "time_left_s": _time_left(entry, now),
     }
 
 
-def _race_part(entry: Entry, score, codes: dict, o: RaceOptions, facts) -> dict:
+def _race_part(entry: Entry, score, codes: dict, options: RaceOptions, facts) -> dict:
     return {
         "punches": [{"id": p.pk, "checkpoint": _punched(p, codes),
                      "at": iso(p.at), "source": p.source,
@@ -110,7 +111,7 @@ def _race_part(entry: Entry, score, codes: dict, o: RaceOptions, facts) -> dict:
                     for p in sorted(entry.punches.all(), key=lambda p: (p.at, p.pk))],
         "found": len(score.found), "checkpoints": len(codes),
         "late_minutes": score.late_minutes,
-        "score": score.score, "breakdown": score.breakdown(o, facts),
+        "score": score.score, "breakdown": score.breakdown(options, facts),
         "life_losses": [{"id": loss.pk, "cause": {"key": loss.cause, "label": say(loss.cause)},
                          "at": iso(loss.at), "took_life": loss.took_life,
                          "voided": loss.voided_at is not None, "void_reason": loss.void_reason}
@@ -124,8 +125,8 @@ def _punched(punch, codes: dict) -> dict:
     return {"code": cp.code, "name": cp.name}
 
 
-def organiser_entry_view(entry: Entry, now: datetime, o: RaceOptions | None = None) -> dict:
-    view = survivor_entry_view(entry, now, o)
+def organiser_entry_view(entry: Entry, now: datetime, options: RaceOptions | None = None) -> dict:
+    view = survivor_entry_view(entry, now, options)
     # The organisers' warnings (points per balise not confirmed...) are theirs alone: a
     # runner who has found nothing yet reads no "-50 points" meant for the course setter.
     view["warnings"] = course_warnings(entry.course)
@@ -147,9 +148,9 @@ def organiser_entry_view(entry: Entry, now: datetime, o: RaceOptions | None = No
 
 
 def entries_view(event: Event, now: datetime) -> dict:
-    o = race_options(event)
+    options = race_options(event)
     return {"event": event.pk,
-            "entries": [organiser_entry_view(e, now, o) for e in entries_with_courses(event)]}
+            "entries": [organiser_entry_view(e, now, options) for e in entries_with_courses(event)]}
 
 
 def courses_loaded(event: Event, course_ids=None) -> list[Course]:
@@ -179,15 +180,15 @@ def entry_answer(entry: Entry, *, as_organiser: bool, now: datetime) -> dict:
 
 # -- leaderboard and results ------------------------------------------------------------------
 
-def _row(entry: Entry, o: RaceOptions, now: datetime) -> dict:
-    facts, score = _scored(entry, o, now)
+def _row(entry: Entry, options: RaceOptions, now: datetime) -> dict:
+    facts, score = _scored(entry, options, now)
     return {"entry": {"id": entry.pk, "name": entry.name, "kind": entry.kind,
                       "members": entry.members, "finger": entry.finger},
             "name": entry.name, "status": _status(entry, now),
             "found": len(score.found), "checkpoints": len(entry.course.checkpoints.all()),
             "late_minutes": score.late_minutes, "lives_lost": facts.lives_lost,
             "elapsed_s": score.elapsed_s, "score": score.score,
-            "breakdown": score.breakdown(o, facts), "classified": score.classified,
+            "breakdown": score.breakdown(options, facts), "classified": score.classified,
             "not_counted": _not_counted(score),
             "unclassified": _unclassified(entry, score.unclassified_reason, now), "rank": None}
 
@@ -218,14 +219,14 @@ def _unclassified(entry: Entry, reason: str | None, now: datetime) -> dict | Non
 def leaderboard(event: Event, now: datetime, course_ids=None) -> list[dict]:
     """Per course: the finished entries ranked (score, then the tie-breaks), then the
     others (racing with their estimate, not started, DNF, disqualified)."""
-    o = race_options(event)
+    options = race_options(event)
     courses = courses_loaded(event, course_ids)
     entries = entries_with_courses(event, courses,
                                    **({"course_id__in": course_ids} if course_ids else {}))
     boards = []
     for course in courses:
-        rows = [_row(e, o, now) for e in entries if e.course_id == course.pk]
-        ranked = rank([r for r in rows if r["classified"]], o.tie_break)
+        rows = [_row(e, options, now) for e in entries if e.course_id == course.pk]
+        ranked = rank([r for r in rows if r["classified"]], options.tie_break)
         others = sorted((r for r in rows if not r["classified"]),
                         key=lambda r: (_ORDER[r["status"]["key"]],
                                        -(r["score"] if r["score"] is not None else -1e9), r["name"]))
@@ -266,7 +267,7 @@ def still_out(entry: Entry) -> bool:
 def safety_board(event: Event, now: datetime) -> dict:
     """Who is still out on each course, who is overdue and by how much, with the phone
     number given at registration; the most overdue first."""
-    o = race_options(event)
+    options = race_options(event)
     loaded = courses_loaded(event)
     entries = entries_with_courses(event, loaded)
     courses = []
@@ -280,10 +281,10 @@ def safety_board(event: Event, now: datetime) -> dict:
                         "phone": entry.phone, "status": _status(entry, now),
                         "started_at": iso(entry.started_at), "deadline_at": iso(entry.deadline_at),
                         "overdue_s": round(max(0.0, overdue), 3),
-                        "alert": overdue >= o.alert_after_s, "alerted_at": iso(entry.alerted_at),
-                        "lives": lives_remaining(entry, o.lives_initial)})
+                        "alert": overdue >= options.alert_after_s, "alerted_at": iso(entry.alerted_at),
+                        "lives": lives_remaining(entry, options.lives_initial)})
         out.sort(key=lambda r: (-r["overdue_s"], r["entry"]["name"]))
         courses.append({"course": course_view(course), "still_out": len(out),
                         "overdue": sum(1 for r in out if r["overdue_s"] > 0), "entries": out})
-    return {"event": event.pk, "alert_after_s": o.alert_after_s,
+    return {"event": event.pk, "alert_after_s": options.alert_after_s,
             "still_out": sum(c["still_out"] for c in courses), "courses": courses}

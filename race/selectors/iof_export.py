@@ -105,8 +105,8 @@ def _name(text: str):
 
 def result_list(event: Event, now: datetime, *, public: bool) -> bytes:
     """The results as the boards rank them, with splits and the race's own numbers."""
-    o = race_options(event)
-    zone = o.zone()
+    options = race_options(event)
+    zone = options.zone()
     boards = leaderboard(event, now)
     rows = [row for board in boards for row in board["ranking"] + board["unranked"]]
     complete = all(r["status"]["key"] not in ("racing", "overtime", "registered") for r in rows)
@@ -118,7 +118,7 @@ def result_list(event: Event, now: datetime, *, public: bool) -> bytes:
         block = _class(root, course, "ClassResult")
         _add(block, "Course").append(_name(course.name))
         for row in board["ranking"] + board["unranked"]:
-            _person_result(block, entries[row["entry"]["id"]], row, o, now, public=public)
+            _person_result(block, entries[row["entry"]["id"]], row, options, now, public=public)
     return _document(root)
 
 
@@ -127,8 +127,8 @@ def _status(row: dict) -> str:
     return STATUS[key]
 
 
-def _person_result(parent, entry, row: dict, o, now: datetime, *, public: bool) -> None:
-    zone = o.zone()
+def _person_result(parent, entry, row: dict, options, now: datetime, *, public: bool) -> None:
+    zone = options.zone()
     element = _add(parent, "PersonResult")
     _person(element, entry, public=public)
     result = _add(element, "Result")
@@ -140,18 +140,18 @@ def _person_result(parent, entry, row: dict, o, now: datetime, *, public: bool) 
     if row["rank"] is not None:
         _add(result, "Position", row["rank"])
     _add(result, "Status", _status(row))
-    _splits(result, entry, o, now)
+    _splits(result, entry, options, now)
     if entry.finger and not public:
         _add(result, "ControlCard", entry.finger)
-    _race_extension(_add(result, "Extensions"), entry, row, o)
+    _race_extension(_add(result, "Extensions"), entry, row, options)
 
 
-def _splits(result, entry, o, now: datetime) -> None:
+def _splits(result, entry, options, now: datetime) -> None:
     """Every balise of the course in its order: the counted punch's seconds from the
     start, or Missing."""
     points = course_points(entry.course)
     score = entry_score(entry_facts(entry), duration_s=entry.course.duration_s,
-                        checkpoint_points=points, o=o, now=now)
+                        checkpoint_points=points, options=options, now=now)
     for cp in entry.course.checkpoints.all():
         at = score.found.get(cp.pk)
         if at is None or entry.started_at is None:
@@ -163,7 +163,7 @@ def _splits(result, entry, o, now: datetime) -> None:
         _add(split, "Time", round((at - entry.started_at).total_seconds()))
 
 
-def _race_extension(extensions, entry, row: dict, o) -> None:
+def _race_extension(extensions, entry, row: dict, options) -> None:
     race = _add(extensions, "Race", ns=RACE_NS)
     if row["score"] is not None:
         _add(race, "Score", _number(row["score"]), ns=RACE_NS)
@@ -172,8 +172,8 @@ def _race_extension(extensions, entry, row: dict, o) -> None:
     _add(race, "Penalties", ns=RACE_NS, **{k: _number(-v) for k, v in breakdown.items() if k != "points"})
     _add(race, "Found", row["found"], ns=RACE_NS, of=row["checkpoints"])
     _add(race, "LateMinutes", row["late_minutes"], ns=RACE_NS)
-    _add(race, "Lives", ns=RACE_NS, initial=o.lives_initial, lost=row["lives_lost"],
-         remaining=max(0, o.lives_initial - row["lives_lost"]))
+    _add(race, "Lives", ns=RACE_NS, initial=options.lives_initial, lost=row["lives_lost"],
+         remaining=max(0, options.lives_initial - row["lives_lost"]))
     for member in entry.members:
         _add(race, "Member", member, ns=RACE_NS)
     if row["unclassified"] and row["unclassified"].get("reason"):

@@ -21,15 +21,15 @@ def course_create(*, event: Event, name: str, by, duration_s: int | None = None,
                   points_per_checkpoint: int | None = None) -> Course:
     """enfant / famille / sportif take their duration from the options (1 h, 1 h 30,
     2 h); any other name needs its own. The points per balise start unconfirmed (Z1)."""
-    o = race_options(event)
+    options = race_options(event)
     name = name.strip()
     if duration_s is None:
-        if name.lower() not in o.durations:
+        if name.lower() not in options.durations:
             raise RuleRefused("bad_input", detail=say("duration_needed", course=name))
-        duration_s = o.durations[name.lower()]
+        duration_s = options.durations[name.lower()]
     if Course.objects.filter(event=event, name__iexact=name).exists():
         raise RuleRefused("race_course_exists", course=name)
-    points = o.points_per_checkpoint if points_per_checkpoint is None else points_per_checkpoint
+    points = options.points_per_checkpoint if points_per_checkpoint is None else points_per_checkpoint
     course = Course.objects.create(event=event, name=name, duration_s=duration_s,
                                    points_per_checkpoint=points)
     journal_write(event=event, kind="race", what="course:created", at=timezone.now(), by=by,

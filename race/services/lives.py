@@ -22,13 +22,13 @@ from ..selectors.entries import lives_remaining
 from .common import entry_lock, race_journal
 
 
-def grab_confirmations(o: RaceOptions) -> list[dict]:
+def grab_confirmations(options: RaceOptions) -> list[dict]:
     """What the zombie confirms before a grab counts (rulebook, rules for zombies); an
     option that allows a thing drops its confirmation."""
-    wanted = [("not_fast_running", not o.fast_running_allowed),
-              ("not_near_checkpoint", True), ("no_contact", not o.contact_allowed),
-              ("not_on_open_road", not o.open_roads_allowed), ("target_not_panicking", True)]
-    return [{"key": key, "label": say(key, metres=_metres(o.exclusion_m))}
+    wanted = [("not_fast_running", not options.fast_running_allowed),
+              ("not_near_checkpoint", True), ("no_contact", not options.contact_allowed),
+              ("not_on_open_road", not options.open_roads_allowed), ("target_not_panicking", True)]
+    return [{"key": key, "label": say(key, metres=_metres(options.exclusion_m))}
             for key, needed in wanted if needed]
 
 
@@ -72,18 +72,18 @@ def grab_record(*, entry: Entry, by, confirmations: list[str], lat: float | None
                 lon: float | None = None) -> LifeLoss:
     """R03: a zombie pulled a flag. Refused without every confirmation, outside the race,
     and when no flag is left."""
-    o = race_options(entry.event)
-    missing = [c["label"] for c in grab_confirmations(o) if c["key"] not in set(confirmations)]
+    options = race_options(entry.event)
+    missing = [c["label"] for c in grab_confirmations(options) if c["key"] not in set(confirmations)]
     if missing:
         raise RuleRefused("bad_input", detail=say("confirm_missing", missing=missing))
     entry = entry_lock(entry)
     _racing(entry)
-    if lives_remaining(entry, o.lives_initial) == 0:
+    if lives_remaining(entry, options.lives_initial) == 0:
         raise RuleRefused("race_no_life_left", name=entry.name)
     loss = LifeLoss.objects.create(
         entry=entry, cause=LifeLoss.ZOMBIE_GRAB, at=timezone.now(), recorded_by=by,
         took_life=True, confirmations=sorted(set(confirmations)), lat=lat, lon=lon,
-        review=_near_checkpoint(entry, lat, lon, o.exclusion_m))
+        review=_near_checkpoint(entry, lat, lon, options.exclusion_m))
     _journal(entry, loss, by)
     return loss
 
@@ -95,11 +95,12 @@ def zone_loss_record(*, entry: Entry, cause: str, by, note: str = "") -> LifeLos
     One that takes no life (none left, R05; or the option says it costs none) is still an
     infraction ("strictement interdits", L30): on the entry's desk, marked for the
     organisers' review (Z4: they decide; points per `out_of_zone_penalty_without_life`)."""
-    o = race_options(entry.event)
+    options = race_options(entry.event)
     entry = entry_lock(entry)
     _racing(entry)
-    costs = o.out_of_zone_costs_life if cause == LifeLoss.OUT_OF_ZONE else o.forbidden_path_costs_life
-    has_life = lives_remaining(entry, o.lives_initial) > 0
+    costs = (options.out_of_zone_costs_life if cause == LifeLoss.OUT_OF_ZONE
+             else options.forbidden_path_costs_life)
+    has_life = lives_remaining(entry, options.lives_initial) > 0
     took = costs and has_life
     now = timezone.now()
     loss = LifeLoss.objects.create(entry=entry, cause=cause, at=now, recorded_by=by,

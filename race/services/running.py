@@ -22,11 +22,11 @@ from .entries import gear_missing
 
 
 def _start(entry: Entry, at: datetime, by) -> None:
-    o = race_options(entry.event)
+    options = race_options(entry.event)
     entry.status = Entry.RACING
     entry.started_at = at
     entry.deadline_at = at + timedelta(seconds=entry.course.duration_s)
-    entry.alert_at = entry.deadline_at + timedelta(seconds=o.alert_after_s)
+    entry.alert_at = entry.deadline_at + timedelta(seconds=options.alert_after_s)
     entry.save(update_fields=["status", "started_at", "deadline_at", "alert_at"])
     race_journal(entry=entry, what="entry:started", by=by, detail={
         "started_at": at.isoformat(), "deadline_at": entry.deadline_at.isoformat()})

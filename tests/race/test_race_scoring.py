@@ -165,7 +165,7 @@ def test_the_core_formula_without_the_database():
             from rulesets import Rules, get_ruleset
             rs = get_ruleset("zombie_race")
             return Rules(rs, rs.merged_options({}))
-    o = race_options(Event())
+    options = race_options(Event())
     t0 = datetime(2026, 6, 6, 20, tzinfo=timezone.utc)
     facts = EntryFacts(status="finished", started_at=t0, deadline_at=t0 + timedelta(hours=1),
                        finished_at=t0 + timedelta(minutes=61), lives_lost=1,
@@ -173,13 +173,13 @@ def test_the_core_formula_without_the_database():
                                 PunchFact(2, 11, t0 + timedelta(minutes=5)),
                                 PunchFact(3, 11, t0 + timedelta(minutes=6)),   # duplicate
                                 PunchFact(4, 12, t0 + timedelta(minutes=62))])  # after finish
-    score = entry_score(facts, duration_s=3600, checkpoint_points={11: 20, 12: 20}, o=o,
+    score = entry_score(facts, duration_s=3600, checkpoint_points={11: 20, 12: 20}, options=options,
                         now=t0 + timedelta(hours=2))
     # 1 × 20 − 10 × 1 − 5 × 1 − 15 × 1 = −10
     assert (score.score, score.late_minutes, score.classified) == (-10, 1, True)
     assert score.ignored == {1: "before_start", 3: "duplicate", 4: "after_finish"}
     facts.status = "disqualified"
-    assert entry_score(facts, duration_s=3600, checkpoint_points={11: 20}, o=o,
+    assert entry_score(facts, duration_s=3600, checkpoint_points={11: 20}, options=options,
                        now=t0).score is None
 
 
