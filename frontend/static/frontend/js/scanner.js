@@ -11,6 +11,11 @@ const LOOK_EVERY_MS = 200;
 // Frames are scaled down to this before decoding: enough for a QR filling a third of the
 // picture, and a phone's worker decodes it in a few tens of milliseconds.
 const LARGEST_SIDE_PX = 800;
+// ZXing's finder sometimes takes a block of a QR's data for one of its corner squares and
+// then misses that code in every frame of the same size (about 1 code in 20, held still,
+// was never read at one size). Each look draws the frame at the next of these sizes: no
+// code of those tried failed at all three (docs/phone-app.md, "Scanning").
+const SIZES = [1, 0.5, 0.75];
 
 async function nativeReader() {
   if (!("BarcodeDetector" in window)) return null;
@@ -39,12 +44,14 @@ function workerReader() {
   const settle = (text) => { const resolve = answer; answer = null; if (resolve) resolve(text); };
   worker.onmessage = (event) => settle(event.data.text || null);
   worker.onerror = () => settle(null);
+  let looks = 0;
   return {
     kind: "zxing",
     read(video) {
       const { videoWidth: width, videoHeight: height } = video;
       if (!width || !height) return Promise.resolve(null);
-      const scale = Math.min(1, LARGEST_SIDE_PX / Math.max(width, height));
+      const size = SIZES[looks++ % SIZES.length];
+      const scale = Math.min(1, LARGEST_SIDE_PX / Math.max(width, height)) * size;
       canvas.width = Math.round(width * scale);
       canvas.height = Math.round(height * scale);
       context.drawImage(video, 0, 0, canvas.width, canvas.height);
