@@ -1,0 +1,95 @@
+"""The phone flows in WebKit, the engine of every iPhone browser (tests/browser/webkit.py):
+a player logs in from their link and declares a hit, a medic treats them by the typed code
+and their phone follows without a reload, a narrator at tablet size pushes an effect that
+the player's phone shows at once. The same flows run in Chromium in test_phone_app.py."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from health.models import HealthState
+from players.models import Character
+from test_phone_app import make_game
+from webkit import tap, text_of, type_into, virtual_screen, wait_for, webkit_phone  # noqa: F401 - fixtures
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def log_in(driver, link: str) -> None:
+    driver.get(link)
+    tap(driver, "form button")
+    wait_for(driver, lambda d: text_of(d, "#state-label") or text_of(d, ".char-row"), "the first screen")
+
+
+def declare(driver, label: str) -> None:
+    """Two taps, as on the phone: the first arms the button, the second confirms. A tap
+    on a button the screen had just drawn again reaches nothing: tapped again, as a
+    player would."""
+    for _ in range(3):
+        tap(driver, "button", label)
+        try:
+            wait_for(driver, lambda d: d.find_elements("css selector", "button.armed"), "armed", timeout_s=2)
+        except AssertionError:
+            continue
+        tap(driver, "button.armed")
+        return
+    raise AssertionError(f"{label!r} never armed in WebKit")
+
+
+def test_an_iphone_player_logs_in_declares_a_hit_and_sees_the_countdown(server_url, webkit_phone):
+    game = make_game(server_url)
+    player = webkit_phone("fr")
+    log_in(player, game.links["alice"])
+    assert "AppleWebKit" in player.execute_script("return navigator.userAgent")
+    assert text_of(player, "#state-label") == "En pleine forme"
+
+    declare(player, "Touché par une arme blessante")
+    wait_for(player, lambda d: text_of(d, "#state-label") == "Blessé", "Blessé")
+    assert re.fullmatch(r"1[45]:\d\d", wait_for(player, lambda d: text_of(d, "#next-countdown"), "the countdown"))
+    assert HealthState.objects.get(pk=game.alice.pk).status == "wounded"
+
+
+def test_an_iphone_medic_treats_by_the_typed_code_and_the_patient_s_phone_follows(server_url, webkit_phone):
+    game = make_game(server_url)
+    patient = webkit_phone("fr")
+    log_in(patient, game.links["alice"])
+    declare(patient, "Touché par une arme blessante")
+    wait_for(patient, lambda d: text_of(d, "#state-label") == "Blessé", "Blessé")
+
+    medic = webkit_phone("fr")
+    log_in(medic, game.links["bruno"])
+    tap(medic, "a[href^='#/medic/']")
+    type_into(medic, "#patient-code", game.alice.code.lower())
+    tap(medic, "button", "Chercher")
+    wait_for(medic, lambda d: "Soigner Alice" in text_of(d, "#app"), "Soigner Alice")
+    tap(medic, "button", "Commencer", within=lambda d: next(
+        f for f in d.find_elements("css selector", "form.treatment-option") if "Premiers secours" in f.text))
+    wait_for(medic, lambda d: d.find_element("css selector", "#confirm-treatment").is_enabled(),
+             "the confirm button enabled", timeout_s=20)
+    tap(medic, "#confirm-treatment")
+    wait_for(medic, lambda d: "terminé" in (text_of(d, "#app [role=status]") or ""), "the treatment done")
+
+    # Not reloaded: the live channel brought the patient's new deadline.
+    wait_for(patient, lambda d: re.fullmatch(r"1:00:00|59:\d\d", text_of(d, "#next-countdown") or ""),
+             "the hour the first aid gave")
+    assert Character.objects.get(pk=game.bruno.pk).kits == {"kps": 1}
+
+
+def test_an_ipad_narrator_pushes_an_effect_that_the_iphone_shows_at_once(server_url, webkit_phone):
+    game = make_game(server_url)
+    player = webkit_phone("en")
+    log_in(player, game.links["alice"])
+    narrator = webkit_phone("en", tablet=True)
+    log_in(narrator, game.links["narrator"])
+    wait_for(narrator, lambda d: len(d.find_elements("css selector", ".char-row")) == 2, "two rows")
+    tap(narrator, "input[type=checkbox]", within=lambda d: next(
+        r for r in d.find_elements("css selector", ".char-row") if "Alice" in r.text))
+    tap(narrator, ".sheet-fab", "Push an effect", prefix=True)
+    narrator.find_element("css selector", "[placeholder='Effect: …']").send_keys("Effet : tu as froid")
+    narrator.find_element("css selector", "[placeholder='Minutes (empty: until removed)']").send_keys("10")
+    tap(narrator, ".action-sheet button", "Push")
+    wait_for(narrator, lambda d: text_of(d, ".sheet-status") == "Sent. Characters reached: 1.", "Sent")
+
+    wait_for(player, lambda d: "Effet : tu as froid" in (text_of(d, ".effects") or ""), "the effect")
+    assert re.fullmatch(r"10:00|9:5\d", text_of(player, ".effects .countdown"))
