@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from fixtures import act, client_for, connect, next_snapshot
 from players.models import Invitation, Membership
 from players.services import membership_grant
+from players.access_services import membership_remove
 from players.setup_services import invitation_accept, invitation_create
 from safety.alerts import help_push
 from safety.models import Contact, HelpCall
@@ -143,6 +144,23 @@ async def test_the_safety_teams_socket_hears_calls_and_no_game(
     assert told["call"]["character"]["name"] == "Alice"
     assert await phone.receive_nothing(timeout=0.5)
     await phone.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_removed_safety_member_loses_the_socket_and_a_player_never_gets_one(
+        clock, event, player, player_api, narrator_user, safety_user, safety_api):
+    phone, connected, _ = await connect(safety_api, f"event={event.pk}")
+    assert connected and (await phone.receive_json_from(timeout=5))["type"] == "safety_snapshot"
+    membership = await Membership.objects.select_related("event", "user").aget(
+        user=safety_user, role=Membership.SAFETY)
+    await sync_to_async(membership_remove)(membership=membership, by=narrator_user)
+    while (message := await phone.receive_output(timeout=1))["type"] != "websocket.close":
+        pass
+    assert message["code"] == 4403
+
+    refused, connected, _ = await connect(player_api, f"event={event.pk}")
+    assert connected and (await refused.receive_output(timeout=5))["code"] == 4403
 
 
 @pytest.mark.asyncio
