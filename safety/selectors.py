@@ -89,8 +89,9 @@ _OWN_PLAN = object()
 
 
 def call_view(call: HelpCall, placement: Placement | None | object = _OWN_PLAN) -> dict:
-    """A call as organisers see it, with where it falls on the event's plan (`placement`:
-    given by a caller that shows many calls, read here otherwise)."""
+    """A call as its responders (narrators, safety team) see it, with where it falls on the
+    event's plan (`placement`: given by a caller that shows many calls, read here
+    otherwise)."""
     if placement is _OWN_PLAN:
         placement = placement_of(plan_of(call.event_id))
     character = call.character
@@ -180,7 +181,7 @@ def _reasons(contact: Contact, found: SafetySettings, now: datetime, ended: bool
 
 
 def safety_board(event: Event, now: datetime, out_for_real: dict[int, dict] | None = None) -> dict:
-    """The organisers' board: the calls, who is listed and why, and who is still out,
+    """The responders' board: the calls, who is listed and why, and who is still out,
     per event and per team. Checked in is a phone heard from at least once; checked out,
     someone who left the field (safety/services.py). `out_for_real`: who is out of the
     game for a real injury (health/holds.py), listed even if their phone was never seen."""
