@@ -153,7 +153,8 @@ class BatteryApi(APIView):
 
 class CheckOutApi(APIView):
     class CheckOutInput(serializers.Serializer):
-        out = serializers.BooleanField(default=True, help_text="false: back on the field (narrators, safety team)")
+        out = serializers.BooleanField(default=True,
+                                       help_text="false: back on the field (narrators, safety team)")
 
     @extend_schema(request=CheckOutInput, responses=OpenApiTypes.OBJECT,
                    summary="Left the field (its player, or a narrator or the safety team for "

@@ -217,6 +217,7 @@ def safety_board(event: Event, now: datetime, out_for_real: dict[int, dict] | No
 
 def safety_responder_ids(event: Event) -> list[int]:
     """Who hears of a call: the event's narrators and its safety team (their user ids)."""
-    return list(Membership.objects.filter(event=event, role__in=[Membership.NARRATOR, Membership.SAFETY])
+    responders = [Membership.NARRATOR, Membership.SAFETY]
+    return list(Membership.objects.filter(event=event, role__in=responders)
                 .values_list("user_id", flat=True).distinct())
 
