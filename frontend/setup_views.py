@@ -89,7 +89,7 @@ def event_setup(request, event_id):
     if event is None:
         return redirect(f"/admin/login/?next={request.path}")
     words = _words(request)
-    members = (Membership.objects.filter(event=event, role__in=[Membership.NARRATOR, Membership.REFEREE])
+    members = (Membership.objects.filter(event=event, role__in=dict(Invitation.ROLES))
                .select_related("user").order_by("role", "user__first_name", "user__username"))
     invitations = Invitation.objects.filter(event=event, used_at__isnull=True).order_by("-created_at")
     fresh = request.session.pop(f"invitation-{event.pk}", None)

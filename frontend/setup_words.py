@@ -72,18 +72,23 @@ SETUP = {
     "event_title": {"fr": "Préparer l'événement", "es": "Preparar el evento", "en": "Set up the event"},
     "created": {"fr": "Événement créé.", "es": "Evento creado.", "en": "Event created."},
     "steps": {"fr": "Ensuite : importez la liste des personnages depuis la vue narrateur, invitez "
-                    "les autres narrateurs et arbitres ci-dessous, imprimez les cartes.",
+                    "les autres narrateurs, arbitres et l'équipe sécurité ci-dessous, imprimez les cartes.",
               "es": "Después: importa la lista de personajes desde la vista de narrador, invita abajo "
-                    "a los demás narradores y árbitros, imprime las tarjetas.",
-              "en": "Next: import the roster from the narrator view, invite the other narrators "
-                    "and referees below, print the cards."},
+                    "a los demás narradores, árbitros y al equipo de seguridad, imprime las tarjetas.",
+              "en": "Next: import the roster from the narrator view, invite the other narrators, "
+                    "referees and the safety team below, print the cards."},
     "narrator_view": {"fr": "Vue narrateur", "es": "Vista de narrador", "en": "Narrator view"},
     "cards": {"fr": "Cartes des personnages", "es": "Tarjetas de personajes", "en": "Character cards"},
-    "team": {"fr": "Narrateurs et arbitres", "es": "Narradores y árbitros", "en": "Narrators and referees"},
+    "team": {"fr": "Narrateurs, arbitres et sécurité", "es": "Narradores, árbitros y seguridad",
+             "en": "Narrators, referees and safety"},
     "invite": {"fr": "Inviter", "es": "Invitar", "en": "Invite"},
     "role": {"fr": "Rôle", "es": "Rol", "en": "Role"},
     "narrator": {"fr": "Narrateur / organisateur", "es": "Narrador / organizador", "en": "Narrator / organiser"},
     "referee": {"fr": "Arbitre", "es": "Árbitro", "en": "Referee"},
+    # The safety team answers the calls for help (real) and sees nothing of the game.
+    "safety": {"fr": "Équipe sécurité (appels à l'aide, rien du jeu)",
+               "es": "Equipo de seguridad (llamadas de ayuda, nada del juego)",
+               "en": "Safety team (calls for help, nothing of the game)"},
     "invite_explain": {
         "fr": "Envoyez ce lien (ou faites scanner ce QR) à la personne invitée : il s'utilise une "
               "fois, pendant 30 jours. Les médecins sont des personnages : donnez-leur la "

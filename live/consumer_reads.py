@@ -12,11 +12,11 @@ from rest_framework.exceptions import APIException
 from live import observers
 from live.access import still_allowed
 from live.auth import session_user
-from live.publish import narrators_group, user_group
+from live.publish import narrators_group, safety_group, user_group
 from live.snapshot_cache import character_snapshot_cached
 from live.snapshots import character_row, character_snapshot, characters_for_snapshot, current_versions, event_live_view
 from players.models import Event
-from players.selectors import character_seen_as_narrator, event_for_narrator
+from players.selectors import character_seen_as_narrator, is_narrator, is_safety_member
 
 
 def concurrent_db(func):
@@ -35,15 +35,21 @@ def concurrent_db(func):
 
 @concurrent_db
 def _event_access(session, event_id: int):
+    """(the event's id, the groups to join, whether only as its safety team) for a socket
+    that may watch this event, else None. A narrator watches the game; a member of the
+    safety team who does not narrate joins only the safety group, which carries no game
+    state. The user's group: told when their access shrinks (a role removed)."""
     user = session_user(session)
     if not user.is_authenticated:
         return None
-    try:
-        event = event_for_narrator(user, event_id)
-    except APIException:
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None:
         return None
-    # The user's group: told when this narrator's access shrinks (a role removed).
-    return event.pk, [narrators_group(event.pk), user_group(user.pk)]
+    if is_narrator(user, event):
+        return event.pk, [narrators_group(event.pk), user_group(user.pk)], False
+    if is_safety_member(user, event):
+        return event.pk, [safety_group(event.pk), user_group(user.pk)], True
+    return None
 
 
 @concurrent_db
@@ -73,6 +79,12 @@ _still_allowed = concurrent_db(still_allowed)
 @concurrent_db
 def _phone_seen(user_id: int) -> None:
     observers.phone_seen.notify(user_id=user_id)
+
+
+def safety_first(event_id: int) -> dict:
+    """The safety team's first message: connected, nothing of the game. Their board reads
+    the rest over HTTP (js/safety.js) and follows the `safety` messages."""
+    return {"type": "safety_snapshot", "event": event_id}
 
 
 @concurrent_db

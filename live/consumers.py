@@ -22,7 +22,7 @@ from rulesets.messages import DEFAULT_LANGUAGE, LANGUAGES
 
 from live import admission, broadcast, watch
 from live.consumer_reads import (_behind, _character_first, _event_access, _event_first, _phone_seen,
-                                 _still_allowed)
+                                 _still_allowed, safety_first)
 from live.publish import character_group, user_group
 
 
@@ -78,13 +78,15 @@ def _int(params: dict, name: str) -> int | None:
 
 
 class LiveConsumer(AsyncJsonWebsocketConsumer):
-    """/ws/live/?character=ID (a player or a narrator) or /ws/live/?event=ID (narrators);
-    &lang=fr|es|en chooses the labels' language."""
+    """/ws/live/?character=ID (a player or a narrator) or /ws/live/?event=ID (narrators, or
+    the event's safety team: real-world safety only); &lang=fr|es|en chooses the labels'
+    language."""
 
     groups_joined: list[str] = []
     character_id: int | None = None      # None: an event's narrators' view
     player_id: int | None = None         # the user, when it is the character's own phone
     event_id: int | None = None
+    safety_only = False                  # an event socket of the safety team: no game state
     checked_at = float("-inf")
     admitted = False
 
@@ -196,9 +198,11 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         access = await _event_access(session, event_id)
         if access is None:
             return None
-        self.event_id, self.groups_joined = access
+        self.event_id, self.groups_joined, self.safety_only = access
         await self._join()
         self._check_still_there()
+        if self.safety_only:
+            return safety_first(self.event_id)
         # Read once the group is joined: a change committed in between is sent through it.
         return await _event_first(self.event_id)
 
@@ -223,6 +227,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         if now - self.checked_at < settings.LIVE_CHECK_MIN_INTERVAL_S:
             return
         self.checked_at = now
+        if self.safety_only:
+            held = {}       # the safety team holds no character: it is sent none
         if self.character_id is not None:
             held = {pk: v for pk, v in held.items() if pk == self.character_id}
             if self.player_id is not None:
@@ -246,7 +252,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         session = self.scope.get("session")
         try:
             if await _still_allowed(session.session_key if session is not None else None,
-                                    character_id=self.character_id, event_id=self.event_id):
+                                    character_id=self.character_id, event_id=self.event_id,
+                                    safety_only=self.safety_only):
                 return True
         except admission.BUSY_ERRORS as error:   # says nothing of the access: ask again later
             logger.warning("live access check failed: %r", error)

@@ -1,7 +1,9 @@
 """Publishing to phones. Called only from services, and only once the transaction has
 committed, so a phone never sees a change that was rolled back.
 
-A player's group carries only that player's character; narrators have an event group.
+A player's group carries only that player's character; narrators have an event group; the
+event's safety team has one of its own, which carries real-world safety only, never the
+game (`publish_safety_on_commit`).
 One change to many characters (a sweep) loads their snapshots with one set of queries,
 sends them concurrently, and gives the narrators one batch. An effect is the same for
 everyone it reaches, so it travels as one small message that phones add to the snapshot
@@ -28,6 +30,12 @@ def character_group(character_id: int) -> str:
 
 def narrators_group(event_id: int) -> str:
     return f"event-{event_id}-narrators"
+
+
+def safety_group(event_id: int) -> str:
+    """The event's safety team (players' role "safety"): calls for help and board changes
+    (safety/publish.py), nothing of the game. Narrators hear the same in their own group."""
+    return f"event-{event_id}-safety"
 
 
 def publish_characters_on_commit(character_ids) -> None:
@@ -121,6 +129,14 @@ def publish_narrators_on_commit(event_id: int, message: dict) -> None:
     `message["type"]` names the consumer's handler."""
     def send():
         async_to_sync(get_channel_layer().group_send)(narrators_group(event_id), message)
+    transaction.on_commit(send, robust=True)
+
+
+def publish_safety_on_commit(event_id: int, message: dict) -> None:
+    """After commit, one real-world safety message to those who answer for it: the event's
+    narrators and its safety team (each group once)."""
+    def send():
+        async_to_sync(_send_to_groups)([narrators_group(event_id), safety_group(event_id)], message)
     transaction.on_commit(send, robust=True)
 
 

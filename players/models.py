@@ -117,6 +117,10 @@ class Membership(models.Model):
     # A zombie of the zombie race (race/) pulls survivors' flags; no score of their own.
     ZOMBIE = "zombie"
     ROLES.append((ZOMBIE, "Zombie"))
+    # The safety team (safety/): they answer the calls for help (real) and keep the safety
+    # board beside the narrators, and see nothing of the game.
+    SAFETY = "safety"
+    ROLES.append((SAFETY, "Safety team"))
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
@@ -218,12 +222,15 @@ class SetupToken(models.Model):
 
 
 class Invitation(models.Model):
-    """A link (or its QR) an organiser sends to a co-narrator or a referee: opening it once
-    makes an account with that role in the event. Only its hash is stored."""
+    """A link (or its QR) an organiser sends to a co-narrator, a referee or a member of the
+    safety team: opening it once makes an account with that role in the event. Only its
+    hash is stored."""
+    # The roles an organiser may invite (players/setup_services.py checks the same list).
+    ROLES = [(Membership.NARRATOR, "Narrator / organiser"), (Membership.REFEREE, "Referee"),
+             (Membership.SAFETY, "Safety team")]
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="invitations")
-    role = models.CharField(max_length=20, choices=[(Membership.NARRATOR, "Narrator / organiser"),
-                                                    (Membership.REFEREE, "Referee")])
+    role = models.CharField(max_length=20, choices=ROLES)
     token_hash = models.CharField(max_length=64, unique=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
                                    related_name="+")

@@ -18,6 +18,14 @@ def is_narrator(user, event: Event) -> bool:
     return Membership.objects.filter(event=event, user=user, role=Membership.NARRATOR).exists()
 
 
+def is_safety_member(user, event: Event) -> bool:
+    """Whether the user is on the event's safety team: they answer the calls for help and
+    keep the safety board (safety/selectors.py), and see nothing of the game."""
+    if not user.is_authenticated:
+        return False
+    return Membership.objects.filter(event=event, user=user, role=Membership.SAFETY).exists()
+
+
 def event_for_narrator(user, event_id: int) -> Event:
     event = Event.objects.filter(pk=event_id).first()
     if event is None or not is_narrator(user, event):

@@ -106,8 +106,8 @@ def _new_person(name: str, **flags):
 
 @transaction.atomic
 def invitation_create(*, event: Event, role: str, by) -> str:
-    if role not in (Membership.NARRATOR, Membership.REFEREE):
-        raise RuleRefused("bad_input", detail="role is narrator or referee")
+    if role not in dict(Invitation.ROLES):
+        raise RuleRefused("bad_input", detail="role is narrator, referee or safety")
     raw = secrets.token_urlsafe(24)
     now = timezone.now()
     Invitation.objects.create(event=event, role=role, token_hash=token_hash(raw), created_by=by,
@@ -142,13 +142,14 @@ def invitation_accept(*, raw: str, name: str):
 
 @transaction.atomic
 def team_member_remove(*, event: Event, membership_id: int, by) -> None:
-    """An organiser removes a narrator or referee from their event (never themselves):
-    their next request is refused, since every check reads the memberships."""
+    """An organiser removes a narrator, referee or safety team member from their event
+    (never themselves): their next request is refused, since every check reads the
+    memberships."""
     membership = (Membership.objects.filter(event=event, pk=membership_id,
-                                            role__in=[Membership.NARRATOR, Membership.REFEREE])
+                                            role__in=dict(Invitation.ROLES))
                   .exclude(user=by).select_related("user").first())
     if membership is None:
-        raise RuleRefused("bad_input", detail="no such narrator or referee in this event")
+        raise RuleRefused("bad_input", detail="no such narrator, referee or safety team member in this event")
     membership.delete()
     journal_write(event=event, kind="team", what="removed", at=timezone.now(), by=by,
                   detail={"role": membership.role, "user": membership.user.get_username()})

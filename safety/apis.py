@@ -1,7 +1,8 @@
 """Real-world safety over HTTP. Views parse input, call one service and serialize the
 answer with the reads (safety/selectors.py). A call is anyone's in the event; taking,
-closing, the board and its settings are the organisers' (narrators'); a player reads and
-writes only their own calls, battery and check-out."""
+closing, the board, "seen" and checking someone out are the responders' (the narrators and
+the safety team); the board's settings and "out for real" (it stops game timers) are the
+narrators' alone; a player reads and writes only their own calls, battery and check-out."""
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
@@ -20,7 +21,8 @@ from players.selectors import (character_visible, event_for_member, event_for_na
 
 from . import services
 from .models import HelpCall
-from .selectors import (call_view, call_view_for_caller, event_calls, own_calls, safety_board,
+from .selectors import (call_view, call_view_for_caller, character_for_safety, event_calls,
+                        event_for_safety, is_safety_responder, own_calls, safety_board,
                         settings_view)
 
 
@@ -54,26 +56,26 @@ class HelpCallsApi(APIView):
         return idempotent(request, run)
 
     @extend_schema(responses=OpenApiTypes.OBJECT,
-                   summary="Organisers: every call not closed and the last closed ones. "
-                           "Anyone else: their own calls only.")
+                   summary="Responders (narrators, safety team): every call not closed and "
+                           "the last closed ones. Anyone else: their own calls only.")
     def get(self, request, event_id):
         event = event_for_member(request.user, event_id)
-        if is_narrator(request.user, event):
+        if is_safety_responder(request.user, event):
             return answer(request, {"calls": event_calls(event), "organiser": True})
         return answer(request, {"calls": own_calls(event, request.user), "organiser": False})
 
 
-def _call_for_organiser(request, call_id: int) -> HelpCall:
+def _call_for_responder(request, call_id: int) -> HelpCall:
     call = get_object_or_404(HelpCall.objects.select_related("event"), pk=call_id)
-    event_for_narrator(request.user, call.event_id)
+    event_for_safety(request.user, call.event_id)
     return call
 
 
 class HelpTakeApi(APIView):
     @extend_schema(request=None, responses=OpenApiTypes.OBJECT,
-                   summary="I'm on it (organisers). Idempotency-Key header.")
+                   summary="I'm on it (narrators, safety team). Idempotency-Key header.")
     def post(self, request, call_id):
-        call = _call_for_organiser(request, call_id)
+        call = _call_for_responder(request, call_id)
         return idempotent(request, lambda: answer(
             request, call_view(services.help_take(call=call, by=request.user))))
 
@@ -84,9 +86,10 @@ class HelpCloseApi(APIView):
         note = serializers.CharField(max_length=HelpCall.NOTE_MAX, allow_blank=True, required=False)
 
     @extend_schema(request=CloseInput, responses=OpenApiTypes.OBJECT,
-                   summary="Close a call with its outcome (organisers). Idempotency-Key header.")
+                   summary="Close a call with its outcome (narrators, safety team). "
+                           "Idempotency-Key header.")
     def post(self, request, call_id):
-        call = _call_for_organiser(request, call_id)
+        call = _call_for_responder(request, call_id)
         data = self.CloseInput(data=request.data)
         data.is_valid(raise_exception=True)
         given = data.validated_data
@@ -96,11 +99,14 @@ class HelpCloseApi(APIView):
 
 class SafetyBoardApi(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT,
-                   summary="The safety board (organisers): calls, silent phones, low batteries, "
-                           "out for real, not checked out after the end; still out per team")
+                   summary="The safety board (narrators, safety team): calls, silent phones, low "
+                           "batteries, out for real, not checked out after the end; still out "
+                           "per team. `narrator`: whether the reader may change the settings, "
+                           "the plan and out for real.")
     def get(self, request, event_id):
-        event = event_for_narrator(request.user, event_id)
-        return answer(request, safety_board(event, timezone.now(), held_of_event(event)))
+        event = event_for_safety(request.user, event_id)
+        board = safety_board(event, timezone.now(), held_of_event(event))
+        return answer(request, {**board, "narrator": is_narrator(request.user, event)})
 
 
 class SafetySettingsApi(APIView):
@@ -147,17 +153,18 @@ class BatteryApi(APIView):
 
 class CheckOutApi(APIView):
     class CheckOutInput(serializers.Serializer):
-        out = serializers.BooleanField(default=True, help_text="false: back on the field (organisers)")
+        out = serializers.BooleanField(default=True,
+                                       help_text="false: back on the field (narrators, safety team)")
 
     @extend_schema(request=CheckOutInput, responses=OpenApiTypes.OBJECT,
-                   summary="Left the field (its player, or an organiser for them); "
-                           "organisers may undo it with out=false. Idempotency-Key header.")
+                   summary="Left the field (its player, or a narrator or the safety team for "
+                           "them), who may undo it with out=false. Idempotency-Key header.")
     def post(self, request, character_id):
-        character, as_narrator = character_visible(request.user, character_id)
+        character, as_responder = character_for_safety(request.user, character_id)
         data = self.CheckOutInput(data=request.data)
         data.is_valid(raise_exception=True)
         out = data.validated_data["out"]
-        if not out and not as_narrator:
+        if not out and not as_responder:
             raise PermissionDenied()
         write = services.contact_check_out if out else services.contact_check_in_again
         return idempotent(request, lambda: answer(request, _contact_view(write(
@@ -166,10 +173,11 @@ class CheckOutApi(APIView):
 
 class SeenApi(APIView):
     @extend_schema(request=None, responses=OpenApiTypes.OBJECT,
-                   summary="Mark a board row seen (organisers); journalled. Idempotency-Key header.")
+                   summary="Mark a board row seen (narrators, safety team); journalled. "
+                           "Idempotency-Key header.")
     def post(self, request, character_id):
-        character, as_narrator = character_visible(request.user, character_id)
-        if not as_narrator:
+        character, as_responder = character_for_safety(request.user, character_id)
+        if not as_responder:
             raise PermissionDenied()
         return idempotent(request, lambda: answer(request, _contact_view(services.contact_acknowledge(
             character=character, by=request.user))))

@@ -1,5 +1,6 @@
-"""The event's site plan over HTTP, for its organisers (narrators) only: upload its image,
-place it with reference points, read the image. Anyone else gets 404, as for the board."""
+"""The event's site plan over HTTP: its narrators upload its image and place it with
+reference points; they and the safety team read the image. Anyone else gets 404, as for
+the board."""
 from __future__ import annotations
 
 from django.http import HttpResponse
@@ -15,7 +16,7 @@ from players.selectors import event_for_narrator
 from rulesets import RuleRefused
 
 from . import plans
-from .selectors import plan_image, plan_view
+from .selectors import event_for_safety, plan_image, plan_view
 
 
 class ImageParser(BaseParser):
@@ -79,10 +80,10 @@ class SitePlanPointsApi(APIView):
 
 class SitePlanImageApi(APIView):
     @extend_schema(responses={(200, "image/*"): OpenApiTypes.BINARY},
-                   summary="The site plan's image (organisers); its URL, with the image's "
-                           "version, is the board's `plan.image_url`")
+                   summary="The site plan's image (narrators, safety team); its URL, with the "
+                           "image's version, is the board's `plan.image_url`")
     def get(self, request, event_id):
-        event = event_for_narrator(request.user, event_id)
+        event = event_for_safety(request.user, event_id)
         plan = plan_image(event)
         if plan is None:
             raise RuleRefused("plan_missing")

@@ -1,16 +1,48 @@
-"""Reads of real-world safety: calls for help as each reader may see them, and the
-safety board. Organisers see everything of their event; a caller sees only their own
-calls, and never a position, a battery or a call of anyone else."""
+"""Reads of real-world safety: who answers for it, calls for help as each reader may see
+them, and the safety board. The event's responders (its narrators and its safety team) see
+every call and the board; a caller sees only their own calls, and never a position, a
+battery or a call of anyone else."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from rest_framework.exceptions import NotFound
+
 from players.models import Character, Event, Membership
+from players.selectors import is_narrator, is_safety_member
 
 from .models import Contact, HelpCall, SafetySettings, SitePlan
 from .placement import Placement, Point
 
 RECENT_CLOSED = 20
+
+
+def is_safety_responder(user, event: Event) -> bool:
+    """Whether the user answers the event's calls for help: a narrator, or a member of its
+    safety team. The safety team's rights stop there: the game stays the narrators'."""
+    return is_narrator(user, event) or is_safety_member(user, event)
+
+
+def event_for_safety(user, event_id: int) -> Event:
+    """The event if the user is one of its safety responders; anyone else gets 404, as for
+    every event they have no part in."""
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None or not is_safety_responder(user, event):
+        raise NotFound()
+    return event
+
+
+def character_for_safety(user, character_id: int) -> tuple[Character, bool]:
+    """The character, with whether the user acts on it as a safety responder (False: as its
+    own player). Anyone else gets 404: a player cannot even learn another id exists."""
+    character = Character.objects.select_related("event").filter(pk=character_id).first()
+    if character is None:
+        raise NotFound()
+    if character.user_id == user.pk:
+        return character, False
+    if is_safety_responder(user, character.event):
+        return character, True
+    raise NotFound()
 
 
 def iso(at: datetime | None) -> str | None:
@@ -57,8 +89,9 @@ _OWN_PLAN = object()
 
 
 def call_view(call: HelpCall, placement: Placement | None | object = _OWN_PLAN) -> dict:
-    """A call as organisers see it, with where it falls on the event's plan (`placement`:
-    given by a caller that shows many calls, read here otherwise)."""
+    """A call as its responders (narrators, safety team) see it, with where it falls on the
+    event's plan (`placement`: given by a caller that shows many calls, read here
+    otherwise)."""
     if placement is _OWN_PLAN:
         placement = placement_of(plan_of(call.event_id))
     character = call.character
@@ -148,7 +181,7 @@ def _reasons(contact: Contact, found: SafetySettings, now: datetime, ended: bool
 
 
 def safety_board(event: Event, now: datetime, out_for_real: dict[int, dict] | None = None) -> dict:
-    """The organisers' board: the calls, who is listed and why, and who is still out,
+    """The responders' board: the calls, who is listed and why, and who is still out,
     per event and per team. Checked in is a phone heard from at least once; checked out,
     someone who left the field (safety/services.py). `out_for_real`: who is out of the
     game for a real injury (health/holds.py), listed even if their phone was never seen."""
@@ -182,8 +215,9 @@ def safety_board(event: Event, now: datetime, out_for_real: dict[int, dict] | No
             "rows": rows, "calls": event_calls(event), "plan": plan_view(plan_of(event.pk))}
 
 
-def narrator_user_ids(event: Event) -> list[int]:
-    """Who hears of a call: the event's organisers (narrators)."""
-    return list(Membership.objects.filter(event=event, role=Membership.NARRATOR)
+def safety_responder_ids(event: Event) -> list[int]:
+    """Who hears of a call: the event's narrators and its safety team (their user ids)."""
+    responders = [Membership.NARRATOR, Membership.SAFETY]
+    return list(Membership.objects.filter(event=event, role__in=responders)
                 .values_list("user_id", flat=True).distinct())
 

@@ -50,7 +50,7 @@ def _position(position: dict | None) -> tuple[float | None, float | None, float 
 @transaction.atomic
 def help_call(*, event: Event, by, kind: str, note: str = "", tapped_at: datetime | None = None,
               position: dict | None = None) -> HelpCall:
-    """A call for help from anyone in the event. It reaches every organiser at once (their
+    """A call for help from anyone in the event. It reaches every responder at once (their
     open screens, and their locked phones through Web Push) and pauses nothing."""
     if kind not in HelpCall.KINDS:
         raise RuleRefused("bad_input", detail=f"'kind' is one of {', '.join(HelpCall.KINDS)}")
@@ -81,8 +81,9 @@ def _locked(call: HelpCall) -> HelpCall:
 
 @transaction.atomic
 def help_take(*, call: HelpCall, by) -> HelpCall:
-    """"I'm on it": one organiser takes the call; the others and the caller see who.
-    Taken twice by the same organiser is the same; by another, refused with who has it."""
+    """"I'm on it": one responder (a narrator or the safety team) takes the call; the others
+    and the caller see who. Taken twice by the same one is the same; by another, refused
+    with who has it."""
     call = _locked(call)
     if call.status == HelpCall.CLOSED:
         raise RuleRefused("help_closed")
@@ -128,7 +129,7 @@ def _contact(character: Character) -> Contact:
 
 @transaction.atomic
 def contact_acknowledge(*, character: Character, by) -> Contact:
-    """An organiser marks the person's row "seen" (found, called, met on the field)."""
+    """A responder marks the person's row "seen" (found, called, met on the field)."""
     contact = _contact(character)
     now = timezone.now()
     contact.acknowledged_at, contact.acknowledged_by_label = now, actor_label(by, character.event)
@@ -140,7 +141,7 @@ def contact_acknowledge(*, character: Character, by) -> Contact:
 
 @transaction.atomic
 def contact_check_out(*, character: Character, by) -> Contact:
-    """"Left the field", by the player or an organiser for them. Once: a second check-out
+    """"Left the field", by the player or a responder for them. Once: a second check-out
     keeps the first one's time."""
     contact = _contact(character)
     if contact.checked_out_at is not None:
@@ -158,7 +159,7 @@ def contact_check_out(*, character: Character, by) -> Contact:
 
 @transaction.atomic
 def contact_check_in_again(*, character: Character, by) -> Contact:
-    """Back on the field (an organiser's correction, or a player who left and returned)."""
+    """Back on the field (a responder's correction, or a player who left and returned)."""
     contact = _contact(character)
     if contact.checked_out_at is None:
         return contact

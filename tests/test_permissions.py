@@ -26,7 +26,8 @@ from players.models import PHONE_CHECKS, Character, Event, JournalEntry, LoginTo
 from safety.plans import plan_upload
 from safety.services import help_call
 from schedule.services.games import game_announce
-from players.services import character_create, event_create, login_token_issue
+from players.models import Membership
+from players.services import character_create, event_create, login_token_issue, membership_grant
 from fixtures import fingerprint
 
 pytestmark = pytest.mark.django_db
@@ -370,20 +371,28 @@ def test_patient_cannot_close_their_medics_treatment(clock, player, running_trea
 # One row per route and method of config/urls.py, with what each role gets. A new route
 # fails test_every_route_and_method_has_a_row until its row is written.
 
-ROLES = ("anonymous", "player", "other_player", "medic", "stranger", "narrator")
+# "safety": the event's safety team (docs/safety.md): the calls for help and the board,
+# nothing of the game.
+ROLES = ("anonymous", "player", "other_player", "medic", "stranger", "narrator", "safety")
 
 
-def expect(anonymous=403, player=404, other_player=404, medic=404, stranger=404, narrator=404):
+def expect(anonymous=403, player=404, other_player=404, medic=404, stranger=404, narrator=404,
+           safety=404):
     return dict(anonymous=anonymous, player=player, other_player=other_player, medic=medic,
-                stranger=stranger, narrator=narrator)
+                stranger=stranger, narrator=narrator, safety=safety)
 
 
 def signed_in(ok):
-    return expect(403, ok, ok, ok, ok, ok)
+    return expect(403, ok, ok, ok, ok, ok, ok)
 
 
 def everyone(ok):
-    return expect(ok, ok, ok, ok, ok, ok)
+    return expect(ok, ok, ok, ok, ok, ok, ok)
+
+
+def responders(ok):
+    """The event's narrators and its safety team (real-world safety)."""
+    return expect(narrator=ok, safety=ok)
 
 
 def narrators(ok):
@@ -412,23 +421,24 @@ TREATMENT = "api/treatments/<int:treatment_id>/"
 
 # (route, method, url, body, expected status by role)
 MATRIX = [
-    ("admin/", "get", "/admin/", None, expect(302, 302, 302, 302, 200, 200)),
+    ("admin/", "get", "/admin/", None, expect(302, 302, 302, 302, 200, 200, 302)),
     # Organisers (of their own events: tests/players/test_admin_scope.py) use the admin.
-    ("admin/", "get", "/admin/players/character/", None, expect(302, 302, 302, 302, 200, 200)),
+    ("admin/", "get", "/admin/players/character/", None, expect(302, 302, 302, 302, 200, 200, 302)),
     ("api/login/", "post", "/api/login/", {"token": "{token}"}, everyone(200)),
     ("api/me/", "get", "/api/me/", None, signed_in(200)),
     ("api/rulesets/<str:key>/", "get", "/api/rulesets/gn_fr/", None, signed_in(200)),
     ("api/events/", "get", "/api/events/", None, signed_in(200)),
     ("api/events/", "post", "/api/events/", {"name": "New GN", "ruleset": "gn_fr"},
-     expect(403, 403, 403, 403, 201, 201)),
+     expect(403, 403, 403, 403, 201, 201, 403)),
     (EVENT + "characters/", "get", "/api/events/{event}/characters/", None, narrators(200)),
     (EVENT + "characters/", "post", "/api/events/{event}/characters/", {"name": "Eve"},
      narrators(201)),
     (EVENT + "clock/", "post", "/api/events/{event}/clock/", {"action": "pause"},
      narrators(200)),
     # Emergencia: anyone in the game; days: narrators (gn_fr has none: 400 no_days).
+    # Emergencia is anyone's call in the event, the safety team's too.
     (EVENT + "emergency/", "post", "/api/events/{event}/emergency/", {"reason": "malaise"},
-     expect(403, 200, 200, 200, 404, 200)),
+     expect(403, 200, 200, 200, 404, 200, 200)),
     (EVENT + "days/", "get", "/api/events/{event}/days/", None, narrators(200)),
     (EVENT + "days/", "post", "/api/events/{event}/days/",
      {"kind": "dawn", "due_at": "2026-06-07T07:00:00+00:00"}, narrators(400)),
@@ -555,7 +565,8 @@ MATRIX = [
     ("setup/<str:token>", "get", "/setup/made-up", None, everyone(400)),
     ("invite/<str:token>", "get", "/invite/made-up", None, everyone(400)),
     ("events/new/", "get", "/events/new/", None,
-     expect(anonymous=302, player=403, other_player=403, medic=403, stranger=200, narrator=200)),
+     expect(anonymous=302, player=403, other_player=403, medic=403, stranger=200, narrator=200,
+            safety=403)),
     ("events/<int:event_id>/setup/", "get", "/events/{event}/setup/", None,
      expect(anonymous=302, narrator=200)),
     ("events/<int:event_id>/team/invite/", "get", "/events/{event}/team/invite/", None, everyone(405)),
@@ -599,7 +610,7 @@ MATRIX = [
     # The games of a day: anyone in the event reads them, organisers announce, start and
     # end (the world's game is announced, not started: ending it is refused, 409).
     (EVENT + "games/", "get", "/api/events/{event}/games/", None,
-     expect(403, 200, 200, 200, 404, 200)),
+     expect(403, 200, 200, 200, 404, 200, 200)),
     (EVENT + "games/", "post", "/api/events/{event}/games/",
      {"scenario": "Capture du drapeau", "start_at": "2026-06-06T21:00:00+00:00"}, narrators(201)),
     ("api/games/<int:game_id>/start/", "post", "/api/games/{game}/start/", None, narrators(200)),
@@ -689,15 +700,18 @@ MATRIX += [
      expect(anonymous=302, narrator=200)),
 ]
 # Real-world safety (safety/): a call is anyone's in the event; the board, taking and
-# closing, "seen" and "out for real" are the organisers'; a battery is its player's own.
+# closing, the plan's image, "seen" and checking someone out are the responders' (narrators
+# and the safety team); the settings, the plan's upload and placing and "out for real" (a
+# game decision) are the narrators'; a battery is its player's own.
 MATRIX += [
-    (EVENT + "help/", "get", "/api/events/{event}/help/", None, expect(403, 200, 200, 200, 404, 200)),
+    (EVENT + "help/", "get", "/api/events/{event}/help/", None,
+     expect(403, 200, 200, 200, 404, 200, 200)),
     (EVENT + "help/", "post", "/api/events/{event}/help/", {"kind": "injured"},
-     expect(403, 201, 201, 201, 404, 201)),
-    ("api/help/<int:call_id>/take/", "post", "/api/help/{help}/take/", None, narrators(200)),
+     expect(403, 201, 201, 201, 404, 201, 201)),
+    ("api/help/<int:call_id>/take/", "post", "/api/help/{help}/take/", None, responders(200)),
     ("api/help/<int:call_id>/close/", "post", "/api/help/{help}/close/", {"outcome": "treated"},
-     narrators(200)),
-    (EVENT + "safety/", "get", "/api/events/{event}/safety/", None, narrators(200)),
+     responders(200)),
+    (EVENT + "safety/", "get", "/api/events/{event}/safety/", None, responders(200)),
     (EVENT + "safety/settings/", "post", "/api/events/{event}/safety/settings/",
      {"silent_after_min": 30}, narrators(200)),
     # The site plan: a JSON body is no image (400 plan_not_image, for the organisers only);
@@ -707,13 +721,13 @@ MATRIX += [
      {"points": [{"x": 10, "y": 10, "latitude": 45.76, "longitude": 4.83},
                  {"x": 90, "y": 50, "latitude": 45.7601, "longitude": 4.8315}]}, narrators(200)),
     (EVENT + "safety/plan/image/", "get", "/api/events/{event}/safety/plan/image/", None,
-     narrators(200)),
+     responders(200)),
     (CHARACTER + "battery/", "post", "/api/characters/{player}/battery/", {"level": 0.5},
      its_player(200)),
     (CHARACTER + "check-out/", "post", "/api/characters/{player}/check-out/", {},
-     its_player_and_narrators(200)),
+     expect(player=200, narrator=200, safety=200)),
     (CHARACTER + "seen/", "post", "/api/characters/{player}/seen/", None,
-     expect(player=403, narrator=200)),
+     expect(player=403, narrator=200, safety=200)),
     (CHARACTER + "out-for-real/", "post", "/api/characters/{player}/out-for-real/",
      {"reason": "sprained ankle"}, expect(player=403, narrator=200)),
 ]
@@ -800,8 +814,10 @@ def world(clock, settings, tmp_path, event, narrator_user, player, other_player,
     called = help_call(event=event, by=other_player.user, kind="lost")
     plan_upload(event=event, by=narrator_user, data=_tiny_png())
     clock.advance(60)  # the first aid may now be completed
+    safety = get_user_model().objects.create_user(username="safety-team")
+    membership_grant(event=event, user=safety, role=Membership.SAFETY)
     users = {"player": player.user, "other_player": other_player.user, "medic": medic.user,
-             "stranger": stranger, "narrator": narrator_user}
+             "stranger": stranger, "narrator": narrator_user, "safety": safety}
     return users, {"event": event.pk, "player": player.pk, "medic": medic.pk,
                    "code": player.code, "other_code": other_player.code,
                    "treatment": treatment.pk, "effect": effect.pk, "item": item.code,

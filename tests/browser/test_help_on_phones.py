@@ -4,7 +4,8 @@ second with its position, on the event's site plan too (uploaded and placed by a
 organiser on the board, by tapping the plan); one takes it, the other sees who did, the
 caller's phone reads "received, X is coming", and the game clock never paused. The same
 call made with no network says plainly that it has not been sent, and leaves with its tap
-time when the network returns."""
+time when the network returns. A member of the safety team lands on the board, without
+the narrators' settings or plan, and takes a call."""
 from __future__ import annotations
 
 import io
@@ -225,3 +226,35 @@ def test_a_call_made_offline_says_so_and_leaves_with_its_tap_time(server_url, ph
     assert (call.received_at - call.tapped_at).total_seconds() >= 2.5
     expect(caller.locator(".help-banner")).to_contain_text("Reçu par les organisateurs")
     assert caller.errors == []
+
+
+def safety_member(event):
+    user = get_user_model().objects.create_user(username="Sam")
+    membership_grant(event=event, user=user, role="safety")
+    return login_token_issue(event=event, user=user)
+
+
+def test_the_safety_teams_phone_opens_on_the_board_and_takes_a_call(server_url, phone):
+    crowd = crowd_event(server_url, characters=5)
+    event = crowd.event
+    link = f"{server_url}/login/{off_the_browser_thread(safety_member, event)}"
+    board = log_in(phone("fr"), link)
+    # Their only screen: the safety board, without the narrators' settings, plan or game.
+    expect(board.locator(".safety-summary")).to_be_visible()
+    assert board.evaluate("location.hash") == f"#/safety/{event.pk}"
+    expect(board.locator("#topbar .safety-link")).to_be_visible()
+    expect(board.locator(".safety-settings")).to_have_count(0)
+    expect(board.locator(".plan-upload")).to_have_count(0)
+    listening(f"event-{event.pk}-safety", 1)
+
+    caller = log_in(phone("fr"), crowd.link_for(crowd.characters[2], server_url))
+    expect(caller.locator("#state-label")).to_be_visible()
+    call_for_help(caller, WORDS["fr"], "lost")
+    card = board.locator(".help-call.help-open")
+    expect(card).to_contain_text(crowd.characters[2].name, timeout=1000)
+    expect(card.locator(".help-hold")).to_have_count(0)       # out for real: the narrators'
+    card.get_by_role("button", name=WORDS["fr"]["take"]).click()
+    expect(caller.locator(".help-banner")).to_contain_text("Reçu. Sam arrive.", timeout=3000)
+    assert HelpCall.objects.get().taken_by_label == "Sam"
+    for page in (caller, board):
+        assert page.errors == []

@@ -58,8 +58,9 @@ function renderTopbar() {
     else if (event.roles.includes("narrator")) links.push(eventLink(event, `#/narrator/${event.id}`, t("Narrator")));
     // Referees of an airsoft day have their own screen (sanctions, chrony: js/referee.js).
     if (!raceLinks && isReferee(event)) links.push(eventLink(event, `#/referee/${event.id}`, t("Referee")));
-    // Organisers of every kind of event: the safety board (js/safety.js), after their own screens.
-    if (event.roles.includes("narrator")) links.push(h("a", { href: `#/safety/${event.id}`, class: "safety-link" }, t("Safety")));
+    // Organisers and the safety team of every kind of event: the safety board (js/safety.js),
+    // after their own screens.
+    if (answersSafety(event)) links.push(h("a", { href: `#/safety/${event.id}`, class: "safety-link" }, t("Safety")));
   }
   // "Is this phone ready for the game?" (js/phone_check_screen.js), on demand.
   if (me) links.push(h("a", { href: "#/check", class: "check-link" }, t("Phone check")));
@@ -149,6 +150,8 @@ async function loadMe() {
 }
 
 const isReferee = (event) => referee.refereeOnly(event);
+// Who answers the calls for help (real): the narrators and the safety team (docs/safety.md).
+const answersSafety = (event) => event.roles.includes("narrator") || event.roles.includes("safety");
 
 function defaultRoute() {
   const patient = new URLSearchParams(location.search).get("patient");
@@ -163,7 +166,10 @@ function defaultRoute() {
   const narrated = me.events.find((e) => e.roles.includes("narrator"));
   if (narrated) return race.eventRoute(narrated) || `#/narrator/${narrated.id}`;
   const refereed = me.events.find(isReferee);
-  return refereed ? `#/referee/${refereed.id}` : race.zombieRoute(me);
+  if (refereed) return `#/referee/${refereed.id}`;
+  // The safety team has one screen: the board.
+  const guarded = me.events.find(answersSafety);
+  return race.zombieRoute(me) || (guarded ? `#/safety/${guarded.id}` : null);
 }
 
 // The event a screen is about: a character's (player, medic, survivor) or the event itself.

@@ -1,9 +1,12 @@
-// The organisers' safety board (#/safety/<event>), for every kind of event: the calls for
-// help (real) first, each taken by one organiser ("I'm on it") and closed with an outcome;
+// The safety board (#/safety/<event>), for every kind of event, of the organisers and the
+// safety team: the calls for help (real) first, each taken by one ("I'm on it") and closed
+// with an outcome;
 // then who is still out (per team), and who needs a look: not heard from for a while, a
 // low battery, still out after the end. A row marked "seen" leaves the list (journalled).
 // Calls arrive live on the event's socket (`safety` messages); the board is read again
-// when it changes and every 30 s (silence is the passing of time, not a message).
+// when it changes and every 30 s (silence is the passing of time, not a message). The
+// settings, the plan's upload and "out for real" (it stops game timers) are the
+// narrators' alone: the board says whether this reader is one (`narrator`).
 import { alertNow } from "./alerts.js";
 import { get, send } from "./api.js";
 import { kindLabel } from "./help.js";
@@ -48,6 +51,7 @@ export async function show(root, { id, context }) {
 
   function keep(call) { calls.set(call.id, call); }
   // Who is out of the game for real already (the board's rows say).
+  const narrator = () => Boolean(board && board.narrator);
   const heldIds = () => new Set(board ? board.rows.filter((r) => r.out_for_real).map((r) => r.character.id) : []);
 
   function callCard(call) {
@@ -67,7 +71,7 @@ export async function show(root, { id, context }) {
       call.status === "open"
         ? h("button", { type: "button", class: "primary help-take", onclick: () => write(t("I'm on it"), `/api/help/${call.id}/take/`, {}) }, t("I'm on it"))
         : null,
-      call.status !== "closed" && call.character && !heldIds().has(call.character.id) ? h("button", { type: "button", class: "small help-hold",
+      narrator() && call.status !== "closed" && call.character && !heldIds().has(call.character.id) ? h("button", { type: "button", class: "small help-hold",
         onclick: () => write(t("Out of the game for real"), `/api/characters/${call.character.id}/out-for-real/`,
           { out: true, reason: [kindLabel(call.kind), call.note].filter(Boolean).join(" — ").slice(0, 200) }).then(loadBoard) },
       t("Out of the game for real")) : null,
@@ -90,7 +94,7 @@ export async function show(root, { id, context }) {
       h("div", { class: "muted" }, t("last seen %(ago)s", { ago: agoWords(line.last_seen_at) }), " · ", t("battery %(level)s", { level: battery }),
         line.acknowledged_by ? ` · ${t("seen by %(name)s at %(time)s", { name: line.acknowledged_by, time: timeOf(line.acknowledged_at) })}` : ""),
       line.out_for_real ? h("p", { class: "real-injury" }, t("Out for real"), " — ", line.out_for_real.reason, " ",
-        h("button", { type: "button", class: "small", onclick: () => write(t("Back in the game"), `/api/characters/${line.character.id}/out-for-real/`, { out: false }).then(loadBoard) },
+        !narrator() ? null : h("button", { type: "button", class: "small", onclick: () => write(t("Back in the game"), `/api/characters/${line.character.id}/out-for-real/`, { out: false }).then(loadBoard) },
           t("Back in the game"))) : null,
       h("div", { class: "row" },
         h("button", { type: "button", class: "small", onclick: () => write(t("Seen"), `/api/characters/${line.character.id}/seen/`, {}).then(loadBoard) }, t("Seen")),
@@ -117,7 +121,7 @@ export async function show(root, { id, context }) {
     const ordered = [...calls.values()].sort((a, b) => (a.status === "closed") - (b.status === "closed")
       || (a.status === "closed" ? Date.parse(b.closed_at) - Date.parse(a.closed_at) : Date.parse(a.received_at) - Date.parse(b.received_at)));
     mount(callsBox, ordered.length ? ordered.map(callCard) : h("p", { class: "card muted" }, t("No call for help.")));
-    if (board) plan.update(board.plan, ordered);
+    if (board) plan.update(board.plan, ordered, { editable: narrator() });
     if (!board) { mount(boardBox, h("p", { class: "card muted" }, t("Loading…"))); return; }
     mount(boardBox,
       h("p", { class: "card safety-summary" }, h("strong", {}, t("Still out: %(n)s", { n: board.still_out })),
@@ -125,7 +129,7 @@ export async function show(root, { id, context }) {
           board.teams.map((team) => `${team.team || t("no team")}${colon()}${team.still_out}`).join(" · ")) : null),
       h("section", { class: "card" }, h("h2", {}, t("Needs a look")),
         board.rows.length ? h("ul", { class: "safety-list" }, board.rows.map(row)) : h("p", { class: "muted" }, t("Nobody to look for."))),
-      settingsForm(board.settings));
+      narrator() ? settingsForm(board.settings) : null);
   }
 
   async function loadBoard() {

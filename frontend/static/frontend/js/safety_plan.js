@@ -2,9 +2,10 @@
 // three reference points, with every call for help not closed that gave a position (its
 // marker and accuracy circle). Leaflet ships with the app (vendor/leaflet-1.9.4, loaded
 // only here) and draws the image in its own pixels (L.CRS.Simple): no internet tiles, and
-// the image, once seen, opens offline from the service worker's cache. The organisers
+// the image, once seen, opens offline from the service worker's cache. The narrators
 // upload the image and place the points here: tap a spot of the plan, then type its
-// latitude and longitude or stand there and use the phone's position.
+// latitude and longitude or stand there and use the phone's position. The safety team sees
+// the plan and the calls on it, without those controls.
 import { send } from "./api.js";
 import { kindLabel } from "./help.js";
 import { lang, t } from "./i18n.js";
@@ -39,6 +40,7 @@ export function planPanel(eventId, { reload }) {
   let callsLayer = null;
   let draftLayer = null;
   let message = "";
+  let editable = false;     // a narrator's board: upload and placing shown
   const box = h("section", { class: "card safety-plan", "aria-label": t("Site plan") });
   const mapBox = h("div", { class: "plan-map" });
   const outside = h("div", { class: "plan-outside" });
@@ -105,6 +107,7 @@ export function planPanel(eventId, { reload }) {
   function drawPlacing() {
     status.textContent = message;
     status.hidden = !message;
+    if (!editable) { mount(placing); return; }
     if (draftLayer) {
       draftLayer.clearLayers();
       draft.forEach((p, i) => window.L.circleMarker(pixelAt(p.y, p.x), { radius: 7, className: "plan-ref", weight: 2 })
@@ -121,6 +124,7 @@ export function planPanel(eventId, { reload }) {
   }
 
   function tapped(event) {
+    if (!editable) return;
     const x = Math.round(event.latlng.lng);
     const y = Math.round(plan.height - event.latlng.lat);
     if (x < 0 || y < 0 || x > plan.width || y > plan.height) return;
@@ -175,7 +179,8 @@ export function planPanel(eventId, { reload }) {
       shown = now;
       draft = plan ? plan.points.map((p) => ({ ...p })) : [];
       mount(box, h("h2", {}, t("Site plan")),
-        plan ? null : h("p", { class: "muted" }, t("No site plan yet: upload the event's map to see the calls for help on it.")),
+        plan ? null : h("p", { class: "muted" }, editable ? t("No site plan yet: upload the event's map to see the calls for help on it.")
+          : t("No site plan yet: the organisers can upload the event's map.")),
         mapBox, outside, status, placing);
       drawMap();
       drawPlacing();
@@ -186,9 +191,10 @@ export function planPanel(eventId, { reload }) {
   return {
     element: box,
     // The board's plan and the calls it knows (called on every redraw of the board).
-    update(found, known) {
+    update(found, known, { editable: canEdit = false } = {}) {
       plan = found || null;
       calls = known;
+      if (canEdit !== editable) { editable = canEdit; shown = ""; }
       draw();
     },
     close() { if (map) map.remove(); },
