@@ -83,8 +83,14 @@ def test_an_ipad_narrator_pushes_an_effect_that_the_iphone_shows_at_once(server_
     narrator = webkit_phone("en", tablet=True)
     log_in(narrator, game.links["narrator"])
     wait_for(narrator, lambda d: len(d.find_elements("css selector", ".char-row")) == 2, "two rows")
-    tap(narrator, "input[type=checkbox]", within=lambda d: next(
-        r for r in d.find_elements("css selector", ".char-row") if "Alice" in r.text))
+
+    def alice_ticked(d):
+        box = next(r for r in d.find_elements("css selector", ".char-row")
+                   if "Alice" in r.text).find_element("css selector", "input[type=checkbox]")
+        if not box.is_selected():
+            box.click()         # a row drawn anew under the tap stays unticked: tapped again
+        return text_of(d, ".sheet-fab .badge") == "1"
+    wait_for(narrator, alice_ticked, "Alice ticked")
     tap(narrator, ".sheet-fab", "Push an effect", prefix=True)
     narrator.find_element("css selector", "[placeholder='Effect: …']").send_keys("Effet : tu as froid")
     narrator.find_element("css selector", "[placeholder='Minutes (empty: until removed)']").send_keys("10")
