@@ -1,7 +1,9 @@
 """The phone flows in WebKit, the engine of every iPhone browser (tests/browser/webkit.py):
 a player logs in from their link and declares a hit, a medic treats them by the typed code
 and their phone follows without a reload, a narrator at tablet size pushes an effect that
-the player's phone shows at once. The same flows run in Chromium in test_phone_app.py."""
+the player's phone shows at once. Offline: the app opens from the service worker's cache and keeps a declaration in its
+outbox while the laptop is out of reach, and sends it once when it is back. The same flows
+run in Chromium in test_phone_app.py."""
 from __future__ import annotations
 
 import re
@@ -11,7 +13,7 @@ import pytest
 from health.models import HealthState
 from players.models import Character
 from test_phone_app import make_game
-from webkit import tap, text_of, type_into, virtual_screen, wait_for, webkit_phone  # noqa: F401 - fixtures
+from webkit import CuttableLink, tap, text_of, type_into, virtual_screen, wait_for, webkit_phone  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -99,3 +101,35 @@ def test_an_ipad_narrator_pushes_an_effect_that_the_iphone_shows_at_once(server_
 
     wait_for(player, lambda d: "Effet : tu as froid" in (text_of(d, ".effects") or ""), "the effect")
     assert re.fullmatch(r"10:00|9:5\d", text_of(player, ".effects .countdown"))
+
+
+SERVICE_WORKER_READY = """const done = arguments[arguments.length - 1];
+navigator.serviceWorker.ready.then(() => done(true)); setTimeout(() => done(false), 15000);"""
+
+
+def test_an_iphone_out_of_reach_opens_from_its_cache_and_sends_its_outbox_once_back(server_url, webkit_phone):
+    game = make_game(server_url)
+    link = CuttableLink(server_url)
+    try:
+        player = webkit_phone("fr", origin=link.url)
+        log_in(player, game.links["alice"].replace(server_url, link.url))
+        assert player.execute_async_script(SERVICE_WORKER_READY), "the service worker did not install"
+        player.refresh()                                # now controlled by the service worker
+        wait_for(player, lambda d: d.execute_script("return navigator.serviceWorker.controller !== null"),
+                 "the service worker in control")
+        wait_for(player, lambda d: text_of(d, "#state-label") == "En pleine forme", "En pleine forme")
+
+        link.cut()
+        player.refresh()
+        wait_for(player, lambda d: text_of(d, "#state-label") == "En pleine forme", "the cached screen")
+        wait_for(player, lambda d: "Hors ligne" in text_of(d, "#topbar"), "Hors ligne")
+        declare(player, "Touché par une arme assommante")
+        wait_for(player, lambda d: "1 en attente d'envoi" in text_of(d, "#topbar"), "1 waiting")
+        assert HealthState.objects.get(pk=game.alice.pk).values["combat_loss"] == 0
+
+        link.restore()
+        wait_for(player, lambda d: "1 / 2" in (text_of(d, ".points") or ""), "the hit applied", timeout_s=30)
+        wait_for(player, lambda d: "en attente" not in text_of(d, "#topbar"), "nothing waiting")
+        assert HealthState.objects.get(pk=game.alice.pk).values["combat_loss"] == 1      # applied once
+    finally:
+        link.close()

@@ -62,7 +62,7 @@ def webkit_phone(virtual_screen, server_url):
     from selenium.webdriver.webkitgtk.service import Service
     drivers = []
 
-    def open_phone(lang: str = "fr", tablet: bool = False):
+    def open_phone(lang: str = "fr", tablet: bool = False, origin: str | None = None):
         options = Options()
         options.binary_location = MINIBROWSER
         options.add_argument("--automation")
@@ -71,7 +71,7 @@ def webkit_phone(virtual_screen, server_url):
         drivers.append(driver)
         driver.set_window_size(*(TABLET if tablet else PHONE))
         driver.set_script_timeout(WAIT_S)
-        driver.get(f"{server_url}/healthz")             # the app's origin, for its cookie and storage
+        driver.get(f"{origin or server_url}/healthz")  # the app's origin, for its cookie and storage
         driver.add_cookie({"name": "django_language", "value": lang, "path": "/"})
         driver.execute_script("localStorage.setItem('phone_checked', '1')")
         return driver
@@ -126,3 +126,72 @@ def type_into(driver, selector: str, words: str) -> None:
         field.send_keys(words)
         return d.find_element("css selector", selector).get_attribute("value") == words
     wait_for(driver, typed, f"{words!r} typed into {selector}")
+
+
+class CuttableLink:
+    """A TCP relay in front of the test server, for a network that goes away: WebDriver
+    cannot put a page offline as Playwright does, so the phone reaches the app through
+    this relay (`url`), and `cut()` drops every open connection (its live socket too) and
+    refuses new ones, as a field's Wi-Fi that lost the laptop; `restore()` lets them in."""
+
+    def __init__(self, server_url: str):
+        import socket
+        import threading
+        self.target = ("127.0.0.1", int(server_url.rsplit(":", 1)[1]))
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.is_cut = False
+        self.open: set = set()
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        import socket
+        import threading
+        while True:
+            try:
+                phone, _ = self.listener.accept()
+            except OSError:
+                return                      # closed
+            if self.is_cut:
+                phone.close()
+                continue
+            server = socket.create_connection(self.target)
+            with self.lock:
+                self.open.update((phone, server))
+            for source, sink in ((phone, server), (server, phone)):
+                threading.Thread(target=self._pipe, args=(source, sink), daemon=True).start()
+
+    def _pipe(self, source, sink) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for end in (source, sink):
+                self._close(end)
+
+    def _close(self, end) -> None:
+        import socket
+        with self.lock:
+            self.open.discard(end)
+        try:
+            end.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        end.close()
+
+    def cut(self) -> None:
+        self.is_cut = True
+        with self.lock:
+            ends = list(self.open)
+        for end in ends:
+            self._close(end)
+
+    def restore(self) -> None:
+        self.is_cut = False
+
+    def close(self) -> None:
+        self.cut()
+        self.listener.close()
