@@ -43,6 +43,7 @@ const answers = JSON.parse(process.argv[2]);
 globalThis.fetch = async (url, init) => {
   sent.push({ url, key: init.headers["Idempotency-Key"] });
   const [status, retryAfter] = answers[Math.min(sent.length - 1, answers.length - 1)];
+  if (status === 0) throw new TypeError("Failed to fetch");   // the server out of reach
   const headers = new Map([["retry-after", retryAfter]]);
   return { ok: status < 400, status, headers: { get: (name) => headers.get(name.toLowerCase()) || null },
            json: async () => status === 503 ? { error: "database_unavailable" } : { paused_now: true } };
@@ -62,8 +63,11 @@ console.log(JSON.stringify({ report, sent }));
 """
 
 
-def outbox_after(answers: list) -> dict:
-    done = subprocess.run(["node", "--input-type=module", "-e", HARNESS, API_JS.as_uri(), json.dumps(answers)],
+def outbox_after(answers: list, offline: bool = False) -> dict:
+    # `offline`: the browser says the phone has no network (navigator.onLine false).
+    harness = ("Object.defineProperty(globalThis, 'navigator', { value: { onLine: false } });\n"
+               if offline else "") + HARNESS
+    done = subprocess.run(["node", "--input-type=module", "-e", harness, API_JS.as_uri(), json.dumps(answers)],
                           capture_output=True, text=True, timeout=30)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
@@ -82,6 +86,24 @@ def test_a_write_answered_503_is_kept_and_sent_again_after_retry_after():
 def test_a_5xx_without_retry_after_is_kept_for_the_next_round():
     seen = outbox_after([[500, None]])
     assert seen["report"][0] == {"queued": True, "waiting": 1, "delays": []}
+
+
+def test_a_write_that_cannot_reach_the_server_is_tried_again_within_two_seconds():
+    """The phone has a network and the laptop is out of reach: asked again about every
+    second (one retry at a time), not at the 15-second round, until it is answered."""
+    seen = outbox_after([[0, None], [0, None], [200, None]])
+    report, sent = seen["report"], seen["sent"]
+    assert report[0]["queued"] and report[0]["waiting"] == 1
+    for round_ in report[:2]:
+        (delay,) = round_["delays"]                  # one retry, never a pile of them
+        assert 500 <= delay <= 1500
+    assert report[2] == {"waiting": 0, "delays": []}
+    assert len(sent) == 3 and len({s["key"] for s in sent}) == 1
+
+
+def test_a_phone_without_a_network_waits_for_the_browser_to_say_it_is_back():
+    seen = outbox_after([[0, None]], offline=True)
+    assert seen["report"] == [{"queued": True, "waiting": 1, "delays": []}]
 
 
 # A round held by a slow server while a call for help is tapped (the same stand-ins).

@@ -125,8 +125,9 @@ export function flush({ fresh = false } = {}) {
         try {
           answer = await request(item.method, item.url, item.body, item.key, oldestOf(items.slice(index)));
         } catch (error) {
-          if (error instanceof Offline) return;   // keep it, and everything after it
-          throw error;
+          if (!(error instanceof Offline)) throw error;
+          unreachableRetry();                     // keep it, and everything after it
+          return;
         }
         if (answer.status >= 500) {              // the server is restarting: try later
           // Kept. A server that says when (503 database_unavailable, Retry-After) is asked
@@ -148,6 +149,20 @@ export function flush({ fresh = false } = {}) {
     }
   })();
   return flushing;
+}
+
+// A phone that believes it has a network and cannot reach the server: the laptop is what
+// is missing (restarting, out of the Wi-Fi's reach). It asks again about every second, one
+// retry at a time, so that what waits leaves as soon as the laptop is back, not at the
+// 15-second round. A failed attempt costs the server nothing: it is not there. Without a
+// network, the browser's "online" event sends it.
+const UNREACHABLE_RETRY_MS = 1000;
+let unreachableTimer = null;
+
+function unreachableRetry() {
+  if (unreachableTimer || (typeof navigator !== "undefined" && navigator.onLine === false)) return;
+  unreachableTimer = setTimeout(() => { unreachableTimer = null; flush(); },
+    UNREACHABLE_RETRY_MS * (0.5 + Math.random()));
 }
 
 export const pendingWrites = () => outbox.pending();
