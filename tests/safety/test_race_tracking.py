@@ -4,6 +4,7 @@ position on the board (and the plan), players never do; it is in the person's ex
 gone after their erasure and the event's retention."""
 from __future__ import annotations
 
+import math
 from datetime import timedelta
 
 import pytest
@@ -18,6 +19,9 @@ from race.services.courses import checkpoint_create, course_create, course_point
 from race.services.entries import entry_gear_check, entry_register
 from race.services.running import entry_abandon, entry_disqualify, entry_finish, entry_start
 from safety.models import Contact
+
+from test_site_plan import image_bytes, place, upload
+from test_site_plan_placement import ground
 
 pytestmark = pytest.mark.django_db
 WHERE = {"latitude": 48.8227, "longitude": 0.7064, "accuracy_m": 12.0}
@@ -199,3 +203,15 @@ def test_a_position_is_in_the_export_and_gone_after_erasure_and_retention(
     clock.advance(timedelta(days=race.retention_days + 1).total_seconds())
     assert events_personal_data_purge() == 1
     assert not Contact.objects.filter(latitude__isnull=False).exists()
+
+
+def test_the_site_plan_shows_where_a_runner_was_last(clock, race, lucie, tracking, narrator_user,
+                                                    narrator_api):
+    assert upload(narrator_api, race, image_bytes()).status_code == 201
+    assert place(narrator_api, race).status_code == 200
+    entry_start(entry=lucie, by=narrator_user)
+    latitude, longitude = ground(150, 50)
+    assert send(lucie, clock, latitude=latitude, longitude=longitude, accuracy_m=20).status_code == 200
+    where = positions(narrator_api, race)[0]["plan_position"]
+    assert math.dist((where["x"], where["y"]), (400, 600)) < 2        # 150 m east, 50 m north
+    assert where["radius_px"] == pytest.approx(40, abs=0.5) and where["inside"] is True
