@@ -8,9 +8,10 @@ import math
 from datetime import timedelta
 
 import pytest
+from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
 
-from fixtures import client_for
+from fixtures import client_for, connect
 from players.models import Membership
 from players.privacy_services import events_personal_data_purge
 from players.services import event_create, membership_grant
@@ -215,3 +216,23 @@ def test_the_site_plan_shows_where_a_runner_was_last(clock, race, lucie, trackin
     where = positions(narrator_api, race)[0]["plan_position"]
     assert math.dist((where["x"], where["y"]), (400, 600)) < 2        # 150 m east, 50 m north
     assert where["radius_px"] == pytest.approx(40, abs=0.5) and where["inside"] is True
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_no_phone_socket_hears_of_a_position(clock, race, lucie, paul, tracking, narrator_user):
+    """Positions are never published: the board reads them; a player's socket, the
+    runner's own included, carries nothing of them."""
+    await sync_to_async(entry_start)(entry=lucie, by=narrator_user)
+    sockets = []
+    for entry in (lucie, paul):
+        api = await sync_to_async(lambda e: client_for(e.character.user))(entry)
+        socket, connected, _ = await connect(api, f"character={entry.character_id}")
+        assert connected
+        await socket.receive_json_from(timeout=5)        # its snapshot
+        sockets.append(socket)
+    answer = await sync_to_async(send)(lucie, clock)
+    assert answer.status_code == 200, answer.content
+    for socket in sockets:
+        assert await socket.receive_nothing(timeout=0.5)
+        await socket.disconnect()
