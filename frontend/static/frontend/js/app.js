@@ -218,7 +218,8 @@ async function route() {
   displayFollowEvent(me && me.events.find((e) => e.id === screenEvent));
   const own = me && screenEvent ? me.characters.find((c) => c.event === screenEvent) : null;
   help.setEvent(screenEvent, own ? own.id : null);
-  tracking.setCharacter(own ? own.id : null);
+  // Only a race's runners ever share a position: other phones never ask.
+  tracking.setCharacter(own && race.characterRoute(me, own) ? own.id : null);
   if (!me && (recall("logged_out") || {}).value) {
     showLoggedOut();
   } else if (!me) {
