@@ -151,6 +151,12 @@ MESSAGES = {
     # Calls for help (safety/services.py).
     "help_taken": gettext_noop("{name} is already on it."),
     "help_closed": gettext_noop("This call for help is already closed."),
+    # A runner's position during a race (safety/services.py).
+    "tracking_off": gettext_noop(
+        "The organisers have not turned on position sharing for this event: your position "
+        "is not sent."),
+    "tracking_not_racing": gettext_noop(
+        "Your position is shared only while your race is running: it is not running now."),
     # The safety board's site plan (safety/plans.py, safety/placement.py).
     # What a runner typed for a balise (race/services/punches.py): what to type instead.
     "unknown_balise": gettext_noop(

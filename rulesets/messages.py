@@ -48,7 +48,7 @@ REFUSAL_CODES = frozenset((
     "tap_in_future", "tap_while_paused", "tap_before_recorded",
     "erase_not_confirmed", "retention_days_invalid", "personal_data_purged",
     "sheet_number", "sheet_choice", "database_unavailable",
-    "help_taken", "help_closed", "out_for_real",
+    "help_taken", "help_closed", "out_for_real", "tracking_off", "tracking_not_racing",
     "unknown_balise", "balise_number_typed",
     "plan_not_image", "plan_too_large", "plan_missing", "plan_points_count", "plan_point_outside",
     "plan_points_too_close", "plan_points_in_line", "plan_points_mirrored",

@@ -2,7 +2,8 @@
 answer with the reads (safety/selectors.py). A call is anyone's in the event; taking,
 closing, the board, "seen" and checking someone out are the responders' (the narrators and
 the safety team); the board's settings and "out for real" (it stops game timers) are the
-narrators' alone; a player reads and writes only their own calls, battery and check-out."""
+narrators' alone; a player reads and writes only their own calls, battery, check-out and
+position (sent only while the event tracks races and theirs runs)."""
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
@@ -23,7 +24,7 @@ from . import services
 from .models import HelpCall
 from .selectors import (call_view, call_view_for_caller, character_for_safety, event_calls,
                         event_for_safety, is_safety_responder, own_calls, safety_board,
-                        settings_view)
+                        settings_view, tracking_state)
 
 
 class PositionInput(serializers.Serializer):
@@ -115,6 +116,7 @@ class SafetySettingsApi(APIView):
                                                     max_value=services.SILENT_AFTER_MIN_MAX)
         battery_low_pct = serializers.IntegerField(required=False, min_value=0, max_value=100)
         ends_at = serializers.DateTimeField(required=False, allow_null=True)
+        race_tracking = serializers.BooleanField(required=False)
 
     @extend_schema(request=SettingsInput, responses=OpenApiTypes.OBJECT,
                    summary="The event's safety options (organisers). Idempotency-Key header.")
@@ -126,7 +128,7 @@ class SafetySettingsApi(APIView):
         return idempotent(request, lambda: answer(request, settings_view(services.settings_store(
             event=event, by=request.user, silent_after_min=given.get("silent_after_min"),
             battery_low_pct=given.get("battery_low_pct"), ends_at=given.get("ends_at"),
-            ends_at_given="ends_at" in given))))
+            ends_at_given="ends_at" in given, race_tracking=given.get("race_tracking")))))
 
 
 def _contact_view(contact) -> dict:
@@ -149,6 +151,35 @@ class BatteryApi(APIView):
         given = data.validated_data
         return idempotent(request, lambda: answer(request, _contact_view(services.battery_report(
             character=character, level=given["level"], charging=given.get("charging")))))
+
+
+class PositionApi(APIView):
+    class FixInput(PositionInput):
+        at = serializers.DateTimeField(help_text="The phone's fix time (GeolocationPosition.timestamp)")
+
+    @extend_schema(responses=OpenApiTypes.OBJECT,
+                   summary="Whether the character's phone should share its position now "
+                           "(`tracking`), and why not (`why_not`), for its player")
+    def get(self, request, character_id):
+        return answer(request, tracking_state(own_character(request.user, character_id)))
+
+    @extend_schema(request=FixInput, responses=OpenApiTypes.OBJECT,
+                   summary="A runner's position while the event tracks its race (its player). "
+                           "Only the latest fix is kept; an older one is ignored. "
+                           "Idempotency-Key header.")
+    def post(self, request, character_id):
+        character = own_character(request.user, character_id)
+        data = self.FixInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        given = data.validated_data
+
+        def run():
+            contact = services.position_record(
+                character=character, by=request.user, latitude=given["latitude"],
+                longitude=given["longitude"], accuracy_m=given.get("accuracy_m"), at=given["at"])
+            return answer(request, {"character": character.pk, "tracking": True,
+                                    "position_at": contact.position_at.isoformat()})
+        return idempotent(request, run)
 
 
 class CheckOutApi(APIView):

@@ -68,6 +68,12 @@ class Contact(models.Model):
     checked_out_by_label = models.CharField(max_length=200, blank=True, default="")
     acknowledged_at = models.DateTimeField(null=True, blank=True)
     acknowledged_by_label = models.CharField(max_length=200, blank=True, default="")
+    # A runner's last position while the event tracks its race (SafetySettings.race_tracking):
+    # only the latest fix, never a trail. `position_at` is the phone's fix time.
+    latitude = models.FloatField(null=True, blank=True)
+    longitude = models.FloatField(null=True, blank=True)
+    accuracy_m = models.FloatField(null=True, blank=True)
+    position_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["event", "last_seen_at"])]
@@ -89,6 +95,9 @@ class SafetySettings(models.Model):
     ends_at = models.DateTimeField(
         null=True, blank=True,
         help_text="The event's end on the field: from then on, who has not checked out is listed.")
+    race_tracking = models.BooleanField(
+        default=False,
+        help_text="Runners' phones share their position with the responders while their race runs.")
 
 
 class SitePlan(models.Model):

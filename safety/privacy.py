@@ -1,5 +1,6 @@
 """What safety holds on a person (players/privacy.py): their calls for help with their
-notes and positions, their phone's last contact and battery, when they left the field.
+notes and positions, their phone's last contact and battery, their last position while a
+race was tracked (the contact's row), when they left the field.
 An erasure deletes them; an event past its retention lets go of all of them. The journal
 lines of calls carry neither notes nor positions, so they stay as the game's record."""
 from __future__ import annotations
@@ -32,6 +33,9 @@ def safety_export_section(*, person) -> dict:
             "character": c.character_id, "last_seen_at": iso(c.last_seen_at),
             "battery_level": c.battery_level, "battery_at": iso(c.battery_at),
             "checked_out_at": iso(c.checked_out_at),
+            "last_position": ({"latitude": c.latitude, "longitude": c.longitude,
+                               "accuracy_m": c.accuracy_m, "at": iso(c.position_at)}
+                              if c.position_at is not None else None),
         } for c in contacts],
     }
 

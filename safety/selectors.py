@@ -1,7 +1,8 @@
 """Reads of real-world safety: who answers for it, calls for help as each reader may see
 them, and the safety board. The event's responders (its narrators and its safety team) see
-every call and the board; a caller sees only their own calls, and never a position, a
-battery or a call of anyone else."""
+every call and the board, with the runners' last positions when the event tracks its
+races; a caller sees only their own calls and their own tracking state, and never a
+position, a battery or a call of anyone else."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
@@ -10,6 +11,7 @@ from rest_framework.exceptions import NotFound
 
 from players.models import Character, Event, Membership
 from players.selectors import is_narrator, is_safety_member
+from race.selectors.entries import character_racing
 
 from .models import Contact, HelpCall, SafetySettings, SitePlan
 from .placement import Placement, Point
@@ -74,8 +76,8 @@ def plan_image(event: Event) -> SitePlan | None:
     return SitePlan.objects.filter(event=event).first()
 
 
-def plan_position(call: HelpCall, placement: Placement | None) -> dict | None:
-    """Where the call's position falls on the plan, in pixels of its image, with its
+def plan_position(call: HelpCall | Contact, placement: Placement | None) -> dict | None:
+    """Where the call's (or a runner's last) position falls on the plan, in pixels of its image, with its
     accuracy as a radius in pixels; `inside` says whether it is on the image at all."""
     if placement is None or call.latitude is None:
         return None
@@ -144,7 +146,7 @@ def event_settings(event: Event) -> SafetySettings:
 
 def settings_view(found: SafetySettings) -> dict:
     return {"silent_after_min": found.silent_after_min, "battery_low_pct": found.battery_low_pct,
-            "ends_at": iso(found.ends_at)}
+            "ends_at": iso(found.ends_at), "race_tracking": found.race_tracking}
 
 
 def _row(character: Character, contact: Contact | None, reasons: list[str]) -> dict:
@@ -180,6 +182,32 @@ def _reasons(contact: Contact, found: SafetySettings, now: datetime, ended: bool
     return reasons
 
 
+def runner_positions(event: Event, found: SafetySettings, now: datetime) -> list[dict]:
+    """The last position of each runner still out, while the event tracks its races: who,
+    where, how precise, and how old the fix is (the phone stops sending at the finish, so
+    an old fix says where they were last). Nothing while tracking is off."""
+    if not found.race_tracking:
+        return []
+    contacts = (Contact.objects.filter(event=event, position_at__isnull=False, checked_out_at__isnull=True)
+                .select_related("character__team").order_by("character__name", "pk"))
+    placement = placement_of(plan_of(event.pk))
+    return [{"character": {"id": c.character_id, "name": c.character.name,
+                           "team": c.character.team.name if c.character.team_id else None},
+             "latitude": c.latitude, "longitude": c.longitude, "accuracy_m": c.accuracy_m,
+             "at": iso(c.position_at), "age_s": max(0, round((now - c.position_at).total_seconds())),
+             "plan_position": plan_position(c, placement)} for c in contacts]
+
+
+def tracking_state(character: Character) -> dict:
+    """What the runner's own phone needs: whether it should share its position now (the
+    event tracks races and this character's race runs), and why not otherwise."""
+    if not event_settings(character.event).race_tracking:
+        return {"tracking": False, "why_not": "tracking_off"}
+    if not character_racing(character.pk):
+        return {"tracking": False, "why_not": "tracking_not_racing"}
+    return {"tracking": True, "why_not": None}
+
+
 def safety_board(event: Event, now: datetime, out_for_real: dict[int, dict] | None = None) -> dict:
     """The responders' board: the calls, who is listed and why, and who is still out,
     per event and per team. Checked in is a phone heard from at least once; checked out,
@@ -212,7 +240,8 @@ def safety_board(event: Event, now: datetime, out_for_real: dict[int, dict] | No
     return {"settings": settings_view(found), "ended": ended, "still_out": still_out,
             "teams": [{"team": team, "still_out": n}
                       for team, n in sorted(per_team.items(), key=lambda kv: (kv[0] is None, kv[0] or ""))],
-            "rows": rows, "calls": event_calls(event), "plan": plan_view(plan_of(event.pk))}
+            "rows": rows, "calls": event_calls(event), "plan": plan_view(plan_of(event.pk)),
+            "positions": runner_positions(event, found, now)}
 
 
 def safety_responder_ids(event: Event) -> list[int]:

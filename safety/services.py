@@ -1,5 +1,6 @@
 """Writes of real-world safety: a call for help, taken, closed; a row of the board marked
-seen; a person who left the field; the event's safety settings; a phone's battery.
+seen; a person who left the field; the event's safety settings; a phone's battery; a
+runner's last position while the event tracks its race.
 
 Nothing here touches the game: a call pauses no clock and changes no state. Every write
 is journalled (kind `safety`) without the call's note or position, which stay in the
@@ -11,9 +12,11 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from rest_framework.exceptions import NotFound
 
 from players.models import Character, Event
 from players.services import actor_label, journal_write
+from race.selectors.entries import character_racing
 from rulesets import RuleRefused
 
 from . import publish
@@ -186,9 +189,42 @@ def battery_report(*, character: Character, level: float, charging: bool | None)
 
 
 @transaction.atomic
+def position_record(*, character: Character, by, latitude: float, longitude: float,
+                    accuracy_m: float | None, at: datetime) -> Contact:
+    """A runner's phone sends where it is, while the event tracks races for safety and
+    their race runs. Only the latest fix is kept (no trail); a fix older than the one kept
+    (a slow request overtaken by the next) changes nothing. Not journalled: the journal
+    outlives the positions, which follow the person's erasure and the event's retention."""
+    if character.user_id != getattr(by, "pk", None):
+        raise NotFound()    # as for any character one does not play: not even its existence
+    latitude, longitude, accuracy_m = _position(
+        {"latitude": latitude, "longitude": longitude, "accuracy_m": accuracy_m})
+    if not event_settings(character.event).race_tracking:
+        raise RuleRefused("tracking_off")
+    if not character_racing(character.pk):
+        raise RuleRefused("tracking_not_racing")
+    now = timezone.now()
+    if at > now + timedelta(seconds=TAP_TOLERANCE_S):
+        raise RuleRefused("tap_in_future", tapped=at.isoformat(timespec="seconds"),
+                          now=now.isoformat(timespec="seconds"))
+    at = min(at, now)
+    contact = _contact(character)
+    contact.last_seen_at = now
+    if contact.position_at is not None and at <= contact.position_at:
+        contact.save(update_fields=["last_seen_at"])
+        return contact
+    contact.latitude, contact.longitude, contact.accuracy_m = latitude, longitude, accuracy_m
+    contact.position_at = at
+    # No message to the open boards: every runner sends a fix a minute, and the boards read
+    # themselves every 30 seconds anyway.
+    contact.save(update_fields=["latitude", "longitude", "accuracy_m", "position_at", "last_seen_at"])
+    return contact
+
+
+@transaction.atomic
 def settings_store(*, event: Event, by, silent_after_min: int | None = None,
                    battery_low_pct: int | None = None, ends_at: datetime | None = None,
-                   ends_at_given: bool = False) -> SafetySettings:
+                   ends_at_given: bool = False, race_tracking: bool | None = None) -> SafetySettings:
     found = event_settings(event)
     if silent_after_min is not None:
         if not 1 <= silent_after_min <= SILENT_AFTER_MIN_MAX:
@@ -200,10 +236,13 @@ def settings_store(*, event: Event, by, silent_after_min: int | None = None,
         found.battery_low_pct = battery_low_pct
     if ends_at_given:
         found.ends_at = ends_at
+    if race_tracking is not None:
+        found.race_tracking = race_tracking
     found.save()
     journal_write(event=event, kind=JOURNAL, what="settings", at=timezone.now(), by=by,
                   detail={"silent_after_min": found.silent_after_min,
                           "battery_low_pct": found.battery_low_pct,
-                          "ends_at": found.ends_at.isoformat() if found.ends_at else None})
+                          "ends_at": found.ends_at.isoformat() if found.ends_at else None,
+                          "race_tracking": found.race_tracking})
     publish.board_changed_on_commit(event.pk)
     return found

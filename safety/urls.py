@@ -12,6 +12,7 @@ urlpatterns = [
     path("events/<int:event_id>/safety/plan/points/", plan_apis.SitePlanPointsApi.as_view()),
     path("events/<int:event_id>/safety/plan/image/", plan_apis.SitePlanImageApi.as_view()),
     path("characters/<int:character_id>/battery/", apis.BatteryApi.as_view()),
+    path("characters/<int:character_id>/position/", apis.PositionApi.as_view()),
     path("characters/<int:character_id>/check-out/", apis.CheckOutApi.as_view()),
     path("characters/<int:character_id>/seen/", apis.SeenApi.as_view()),
     path("characters/<int:character_id>/out-for-real/", apis.OutForRealApi.as_view()),

@@ -702,7 +702,7 @@ MATRIX += [
 # Real-world safety (safety/): a call is anyone's in the event; the board, taking and
 # closing, the plan's image, "seen" and checking someone out are the responders' (narrators
 # and the safety team); the settings, the plan's upload and placing and "out for real" (a
-# game decision) are the narrators'; a battery is its player's own.
+# game decision) are the narrators'; a battery and a position are its player's own.
 MATRIX += [
     (EVENT + "help/", "get", "/api/events/{event}/help/", None,
      expect(403, 200, 200, 200, 404, 200, 200)),
@@ -724,6 +724,11 @@ MATRIX += [
      responders(200)),
     (CHARACTER + "battery/", "post", "/api/characters/{player}/battery/", {"level": 0.5},
      its_player(200)),
+    # A position is its player's own; this event tracks no race, so the player's own write
+    # is refused (409 tracking_off): tests/safety/test_race_tracking.py covers the rest.
+    (CHARACTER + "position/", "get", "/api/characters/{player}/position/", None, its_player(200)),
+    (CHARACTER + "position/", "post", "/api/characters/{player}/position/",
+     {"latitude": 45.76, "longitude": 4.83, "at": "2026-06-06T19:59:00+00:00"}, its_player(409)),
     (CHARACTER + "check-out/", "post", "/api/characters/{player}/check-out/", {},
      expect(player=200, narrator=200, safety=200)),
     (CHARACTER + "seen/", "post", "/api/characters/{player}/seen/", None,

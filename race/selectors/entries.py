@@ -183,3 +183,9 @@ def course_points(course: Course) -> dict:
     """{checkpoint id: P_b}: a balise's own points, or the course's."""
     return {cp.pk: course.points_per_checkpoint if cp.points is None else cp.points
             for cp in course.checkpoints.all()}
+
+
+def character_racing(character_id: int) -> bool:
+    """Whether this character's race entry is running now: started, and not yet finished,
+    abandoned or disqualified (those leave RACING). A character with no entry is not."""
+    return Entry.objects.filter(character_id=character_id, status=Entry.RACING).exists()

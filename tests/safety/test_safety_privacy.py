@@ -29,6 +29,8 @@ def test_the_export_holds_the_persons_calls_positions_and_contact(
     assert (call["id"], call["note"], call["position"]) == (mine, "sprained wrist by the lake", POSITION)
     contact, = document["safety_contacts"]
     assert (contact["character"], contact["battery_level"]) == (player.pk, 40)
+    # No race tracked here: no last position (tests/safety/test_race_tracking.py has one).
+    assert contact["last_position"] is None
 
 
 def test_an_erasure_deletes_the_persons_calls_and_contact_and_keeps_others(

@@ -6,6 +6,7 @@ import { flush, get, onOutbox, pendingWrites, rereadThroughWorker } from "./api.
 import { armControl } from "./arm_alerts.js";
 import { emergencyControl } from "./emergency.js";
 import { helpControl } from "./help.js";
+import { trackingControl } from "./tracking.js";
 import { LANGUAGES, lang, setLanguage, t } from "./i18n.js";
 import { recall, remember } from "./store.js";
 import { eventLink, h, mount } from "./util.js";
@@ -29,8 +30,9 @@ let cleanup = null;
 let me = null;
 const emergency = emergencyControl();   // Urgence / Emergencia, in the top bar of every screen
 const help = helpControl();             // I need help (real), beside it (js/help.js)
+const tracking = trackingControl();     // a runner's position during a race (js/tracking.js)
 const arming = armControl();            // buzz and sound allowed by a first tap (js/arm_alerts.js)
-topbar.after(arming.element, help.banner, help.alerts);
+topbar.after(arming.element, help.banner, tracking.banner, help.alerts);
 
 if ("serviceWorker" in navigator) {
   const controlled = Boolean(navigator.serviceWorker.controller);
@@ -216,6 +218,8 @@ async function route() {
   displayFollowEvent(me && me.events.find((e) => e.id === screenEvent));
   const own = me && screenEvent ? me.characters.find((c) => c.event === screenEvent) : null;
   help.setEvent(screenEvent, own ? own.id : null);
+  // Only a race's runners ever share a position: other phones never ask.
+  tracking.setCharacter(own && race.characterRoute(me, own) ? own.id : null);
   if (!me && (recall("logged_out") || {}).value) {
     showLoggedOut();
   } else if (!me) {

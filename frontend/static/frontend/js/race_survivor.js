@@ -68,6 +68,8 @@ export async function show(root, { id, me, params, context }) {
     if (!fromCache) { remember(`race:${id}`, view); context.synced(); }
     if (before && view.lives.remaining < before.lives.remaining) alertNow("grave");
     else if (before && before.status.key !== view.status.key) alertNow("state");
+    // Started or over: position sharing (js/tracking.js) asks the server again at once.
+    if (!before || before.status.key !== view.status.key) window.dispatchEvent(new CustomEvent("race-status"));
     render();
   }
 

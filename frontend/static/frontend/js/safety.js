@@ -3,6 +3,7 @@
 // with an outcome;
 // then who is still out (per team), and who needs a look: not heard from for a while, a
 // low battery, still out after the end. A row marked "seen" leaves the list (journalled).
+// When the event tracks its races, the runners' last positions too (list and plan).
 // Calls arrive live on the event's socket (`safety` messages); the board is read again
 // when it changes and every 30 s (silence is the passing of time, not a message). The
 // settings, the plan's upload and "out for real" (it stops game timers) are the
@@ -105,13 +106,25 @@ export async function show(root, { id, context }) {
     const minutes = h("input", { type: "number", min: 1, max: 1440, name: "silent_after_min", value: settings.silent_after_min });
     const battery = h("input", { type: "number", min: 0, max: 100, name: "battery_low_pct", value: settings.battery_low_pct });
     const ends = h("input", { type: "datetime-local", name: "ends_at", value: settings.ends_at ? toLocalInput(settings.ends_at) : "" });
+    const tracking = h("input", { type: "checkbox", name: "race_tracking", checked: settings.race_tracking });
     return h("details", { class: "card safety-settings" }, h("summary", {}, t("Board settings")),
       h("label", {}, t("Not heard from after (minutes)"), minutes),
       h("label", {}, t("Low battery at (%)"), battery),
       h("label", {}, t("End on the field"), ends),
+      h("label", { class: "safety-tracking" }, tracking, " ", t("Runners share their position during their race (tell them beforehand)")),
       h("button", { type: "button", onclick: () => write(t("Board settings"), `/api/events/${id}/safety/settings/`, {
         silent_after_min: Number(minutes.value), battery_low_pct: Number(battery.value),
-        ends_at: ends.value ? new Date(ends.value).toISOString() : null }).then(loadBoard) }, t("Save")));
+        ends_at: ends.value ? new Date(ends.value).toISOString() : null, race_tracking: tracking.checked }).then(loadBoard) }, t("Save")));
+  }
+
+  // The runners' last positions, while the event tracks its races: who, where, how old.
+  function positionsCard(positions) {
+    return h("section", { class: "card safety-positions" }, h("h2", {}, t("Runners' last positions")),
+      positions.length ? h("ul", { class: "safety-list" }, positions.map((p) => h("li", { class: "safety-position", dataset: { character: p.character.id } },
+        h("strong", {}, p.character.name), p.character.team ? h("span", { class: "muted" }, ` (${p.character.team})`) : null, " — ",
+        h("a", { href: `geo:${p.latitude},${p.longitude}` }, `${p.latitude.toFixed(5)}, ${p.longitude.toFixed(5)}`),
+        p.accuracy_m !== null ? ` ± ${Math.round(p.accuracy_m)} m` : "", " · ", agoWords(p.at))))
+        : h("p", { class: "muted" }, t("No runner has shared a position yet.")));
   }
 
   function draw() {
@@ -121,7 +134,7 @@ export async function show(root, { id, context }) {
     const ordered = [...calls.values()].sort((a, b) => (a.status === "closed") - (b.status === "closed")
       || (a.status === "closed" ? Date.parse(b.closed_at) - Date.parse(a.closed_at) : Date.parse(a.received_at) - Date.parse(b.received_at)));
     mount(callsBox, ordered.length ? ordered.map(callCard) : h("p", { class: "card muted" }, t("No call for help.")));
-    if (board) plan.update(board.plan, ordered, { editable: narrator() });
+    if (board) plan.update(board.plan, ordered, { editable: narrator(), runners: board.positions || [] });
     if (!board) { mount(boardBox, h("p", { class: "card muted" }, t("Loading…"))); return; }
     mount(boardBox,
       h("p", { class: "card safety-summary" }, h("strong", {}, t("Still out: %(n)s", { n: board.still_out })),
@@ -129,6 +142,7 @@ export async function show(root, { id, context }) {
           board.teams.map((team) => `${team.team || t("no team")}${colon()}${team.still_out}`).join(" · ")) : null),
       h("section", { class: "card" }, h("h2", {}, t("Needs a look")),
         board.rows.length ? h("ul", { class: "safety-list" }, board.rows.map(row)) : h("p", { class: "muted" }, t("Nobody to look for."))),
+      board.settings.race_tracking ? positionsCard(board.positions || []) : null,
       narrator() ? settingsForm(board.settings) : null);
   }
 

@@ -1,6 +1,7 @@
 // The safety board's site plan (js/safety.js): the event's map image, placed by two or
 // three reference points, with every call for help not closed that gave a position (its
-// marker and accuracy circle). Leaflet ships with the app (vendor/leaflet-1.9.4, loaded
+// marker and accuracy circle), and, when the event tracks its races, each runner's last
+// position (a small square, apart from the calls' dots). Leaflet ships with the app (vendor/leaflet-1.9.4, loaded
 // only here) and draws the image in its own pixels (L.CRS.Simple): no internet tiles, and
 // the image, once seen, opens offline from the service worker's cache. The narrators
 // upload the image and place the points here: tap a spot of the plan, then type its
@@ -36,6 +37,7 @@ export function planPanel(eventId, { reload }) {
   let shown = "";           // the plan drawn (its JSON): redrawn only when it changes
   let draft = [];           // the reference points being placed: {x, y, latitude, longitude}
   let calls = [];
+  let runners = [];         // the runners' last positions (race tracking), board `positions`
   let map = null;
   let callsLayer = null;
   let draftLayer = null;
@@ -155,6 +157,14 @@ export function planPanel(eventId, { reload }) {
     const who = (c) => `${c.character ? c.character.name : c.caller} — ${kindLabel(c.kind)}`;
     if (callsLayer) {
       callsLayer.clearLayers();
+      // Runners first, so that a call's marker stays on top of theirs: a small green
+      // square, not the round dot of a call.
+      for (const runner of runners.filter((r) => r.plan_position && r.plan_position.inside)) {
+        const at = pixelAt(runner.plan_position.y, runner.plan_position.x);
+        const square = window.L.divIcon({ className: "plan-runner", iconSize: [12, 12] });
+        window.L.marker(at, { icon: square, keyboard: false, title: runner.character.name })
+          .bindTooltip(runner.character.name, { direction: "top", className: "plan-runner-label" }).addTo(callsLayer);
+      }
       for (const call of open.filter((c) => c.plan_position && c.plan_position.inside)) {
         const at = pixelAt(call.plan_position.y, call.plan_position.x);
         if (call.plan_position.radius_px) {
@@ -191,9 +201,10 @@ export function planPanel(eventId, { reload }) {
   return {
     element: box,
     // The board's plan and the calls it knows (called on every redraw of the board).
-    update(found, known, { editable: canEdit = false } = {}) {
+    update(found, known, { editable: canEdit = false, runners: tracked = [] } = {}) {
       plan = found || null;
       calls = known;
+      runners = tracked;
       if (canEdit !== editable) { editable = canEdit; shown = ""; }
       draw();
     },
