@@ -229,7 +229,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         self.checked_at = now
         if self.safety_only:
             held = {}       # the safety team holds no character: it is sent none
-        if self.character_id is not None:
+        elif self.character_id is not None:
             held = {pk: v for pk, v in held.items() if pk == self.character_id}
             if self.player_id is not None:
                 await _phone_seen(self.player_id)

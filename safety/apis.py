@@ -175,7 +175,7 @@ class PositionApi(APIView):
 
         def run():
             contact = services.position_record(
-                character=character, by=request.user, latitude=given["latitude"],
+                character=character, latitude=given["latitude"],
                 longitude=given["longitude"], accuracy_m=given.get("accuracy_m"), at=given["at"])
             return answer(request, {"character": character.pk, "tracking": True,
                                     "position_at": contact.position_at.isoformat()})

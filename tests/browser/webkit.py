@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -135,8 +137,6 @@ class CuttableLink:
     refuses new ones, as a field's Wi-Fi that lost the laptop; `restore()` lets them in."""
 
     def __init__(self, server_url: str):
-        import socket
-        import threading
         self.target = ("127.0.0.1", int(server_url.rsplit(":", 1)[1]))
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
@@ -146,8 +146,6 @@ class CuttableLink:
         threading.Thread(target=self._accept, daemon=True).start()
 
     def _accept(self) -> None:
-        import socket
-        import threading
         while True:
             try:
                 phone, _ = self.listener.accept()
@@ -173,7 +171,6 @@ class CuttableLink:
                 self._close(end)
 
     def _close(self, end) -> None:
-        import socket
         with self.lock:
             self.open.discard(end)
         try:
