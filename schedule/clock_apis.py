@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 from django.utils import timezone
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.views import APIView
 
 from common.http import answer
 from common.idempotency import idempotent
+from players.answers import ClockChangedAnswer, EmergencyAnswer
 from players.selectors import clock_snapshot, event_for_member, event_for_narrator
 
 from .services import clock
@@ -18,7 +18,7 @@ class ClockApi(APIView):
     class ClockInput(serializers.Serializer):
         action = serializers.ChoiceField(choices=["pause", "resume"])
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=ClockInput, summary="Pause (arrêt de jeu) or resume the game clock")
+    @extend_schema(responses=ClockChangedAnswer, request=ClockInput, summary="Pause (arrêt de jeu) or resume the game clock")
     def post(self, request, event_id):
         event = event_for_narrator(request.user, event_id)
         data = self.ClockInput(data=request.data)
@@ -36,7 +36,7 @@ class EmergencyApi(APIView):
         reason = serializers.CharField(max_length=200, required=False, allow_blank=True,
                                        default="")
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=EmergencyInput, summary="Emergencia: anyone in the game pauses it for everyone and alerts the narrators; only narrators resume. Idempotency-Key header.")
+    @extend_schema(responses=EmergencyAnswer, request=EmergencyInput, summary="Emergencia: anyone in the game pauses it for everyone and alerts the narrators; only narrators resume. Idempotency-Key header.")
     def post(self, request, event_id):
         event = event_for_member(request.user, event_id)
         data = self.EmergencyInput(data=request.data)

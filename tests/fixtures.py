@@ -24,6 +24,7 @@ from race.services.entries import entry_gear_check, entry_register
 from race.services.lives import grab_record
 from race.services.running import entry_finish, entry_start
 from schedule.models import Game
+from wire import ConformingClient
 
 
 # --- API helpers --------------------------------------------------------------
@@ -34,7 +35,8 @@ MEDIC_SHEET = {"combat_base": 2, "skills": {"first_aid": "novice", "surgery": "e
 
 
 def client_for(user, lang: str = "en") -> APIClient:
-    client = APIClient(HTTP_ACCEPT_LANGUAGE=lang)
+    """Signed in; every answer it reads is checked against its OpenAPI schema (tests/wire.py)."""
+    client = ConformingClient(HTTP_ACCEPT_LANGUAGE=lang)
     client.force_login(user)
     return client
 

@@ -1,0 +1,94 @@
+"""The REST wire format, checked where answers are built: every JSON answer that a test
+reads from /api/ is validated against the OpenAPI document's schema for its operation and
+status (tests/fixtures.py `client_for`). Strictly: an object holds the fields its schema
+declares and no others, so an answer that gains or loses a field fails the test that read
+it until the answer's serializer (the schema's source) says so too."""
+from __future__ import annotations
+
+import copy
+import functools
+import json
+import re
+
+import jsonschema
+from rest_framework.test import APIClient
+
+
+@functools.cache
+def document() -> dict:
+    """/api/schema/ as the app serves it (JSON, lazy texts rendered)."""
+    from drf_spectacular.generators import SchemaGenerator
+    from drf_spectacular.renderers import OpenApiJsonRenderer
+    return json.loads(OpenApiJsonRenderer().render(SchemaGenerator().get_schema(request=None, public=True)))
+
+
+@functools.cache
+def _operations() -> list[tuple[re.Pattern, str, dict]]:
+    found = []
+    for template, operations in document()["paths"].items():
+        pattern = re.compile("^" + re.sub(r"\{[^}]+\}", "[^/]+", template) + "$")
+        for method, operation in operations.items():
+            found.append((pattern, method.upper(), operation))
+    return found
+
+
+def _strict(node):
+    """OpenAPI 3.0's `nullable` as JSON Schema, and objects closed to undeclared fields."""
+    if isinstance(node, list):
+        return [_strict(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    node = {key: _strict(value) for key, value in node.items()}
+    if node.get("type") == "object" and "properties" in node and "additionalProperties" not in node:
+        node["additionalProperties"] = False
+    if node.pop("nullable", False):
+        if isinstance(node.get("type"), str):
+            node["type"] = [node["type"], "null"]
+            if "enum" in node:
+                node["enum"] = [*node["enum"], None]
+        else:
+            node = {"anyOf": [node, {"type": "null"}]}
+    return node
+
+
+@functools.cache
+def _components() -> dict:
+    return _strict(copy.deepcopy(document().get("components", {})))
+
+
+def answer_schema(method: str, path: str, status: int) -> dict | None:
+    """The declared schema of this answer, or None when the document declares none (an
+    error, or a path the document leaves out)."""
+    for pattern, operation_method, operation in _operations():
+        if operation_method == method and pattern.match(path):
+            declared = operation.get("responses", {}).get(str(status), {})
+            schema = declared.get("content", {}).get("application/json", {}).get("schema")
+            return None if schema is None else {**_strict(schema), "components": _components()}
+    return None
+
+
+def answer_errors(method: str, path: str, status: int, body) -> list[str]:
+    """What in this answer its schema does not allow (`server_time`, which every answer
+    carries for the phone's clock, aside)."""
+    schema = answer_schema(method, path, status)
+    if schema is None:
+        return []
+    if isinstance(body, dict):
+        body = {key: value for key, value in body.items() if key != "server_time"}
+    validator = jsonschema.Draft202012Validator(schema)
+    return [f"{'/'.join(map(str, error.absolute_path)) or '(top)'}: {error.message}"
+            for error in validator.iter_errors(body)]
+
+
+class ConformingClient(APIClient):
+    """An API client that fails the test on an answer its OpenAPI schema does not describe."""
+
+    def request(self, **kwargs):
+        response = super().request(**kwargs)
+        path, method = kwargs.get("PATH_INFO", ""), kwargs.get("REQUEST_METHOD", "GET")
+        if (path.startswith("/api/") and 200 <= response.status_code < 300
+                and response.get("Content-Type", "").startswith("application/json")):
+            errors = answer_errors(method, path, response.status_code, response.json())
+            assert not errors, (f"{method} {path} answered {response.status_code} outside its "
+                                "OpenAPI schema:\n" + "\n".join(errors[:20]))
+        return response
