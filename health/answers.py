@@ -238,7 +238,8 @@ class HistoryRowAnswer(serializers.Serializer):
                                           "late: when it was tapped")
     who = serializers.CharField()
     kind = serializers.CharField(help_text="action, treatment, timer or effect")
-    what = serializers.CharField()
+    what = serializers.CharField(allow_blank=True, help_text="The action, the timers that "
+                                 "expired, or the effect's text")
     state_before = serializers.CharField(allow_null=True)
     state_after = serializers.CharField(allow_null=True)
 
