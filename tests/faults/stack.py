@@ -37,7 +37,8 @@ from config.server import command as server_command
 from health.models import HealthState
 from players.models import JournalEntry
 from players.services import character_create, event_create
-from fixtures import apply_push, comparable
+from fixtures import comparable
+from phone_merge import phone_holds
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -389,20 +390,10 @@ class Phone:
             delay = min(1.0, delay * 2)
 
     def _hold(self, message: dict, first: bool) -> None:
-        kind = message.get("type")
-        if kind == "event_snapshot":
-            self.held.update({s["character"]["id"]: s for s in message["characters"]})
-        elif kind == "snapshot":
-            fresh = message["snapshot"]
-            last = self.held.get(fresh["character"]["id"])
-            if first or last is None or fresh["version"] >= last["version"]:
-                self.held[fresh["character"]["id"]] = fresh
-        elif kind == "effect":
-            named = (list(self.held) if message.get("characters") == "all"
-                     else message.get("characters") or [message.get("character")])
-            for pk in named:
-                if pk in self.held:
-                    self.held[pk] = apply_push(self.held[pk], message)
+        """What the phone's own live.js holds after this message (tests/phone_merge.py)."""
+        if message.get("type") in ("event_snapshot", "snapshot", "effect"):
+            after = phone_holds(list(self.held.values()), message, first)
+            self.held = {held["character"]["id"]: held for held in after}
 
     def versions(self) -> dict[str, int]:
         with self._lock:

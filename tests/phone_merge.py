@@ -1,0 +1,52 @@
+"""What a phone holds after a live message, worked out by the phone's own code: one Node
+process for the whole test run runs frontend/static/frontend/js/live.js (tests/phone_merge.mjs)
+on the server's real messages, so a test that compares the result with a fresh fetch checks
+the merge the phones run, not a copy of it."""
+from __future__ import annotations
+
+import atexit
+import json
+import subprocess
+import threading
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+LIVE_JS = ROOT / "frontend" / "static" / "frontend" / "js" / "live.js"
+HARNESS = Path(__file__).with_name("phone_merge.mjs")
+
+_lock = threading.Lock()       # the fault tests' phones merge from threads of their own
+_node: subprocess.Popen | None = None
+
+
+def _process() -> subprocess.Popen:
+    global _node
+    if _node is None or _node.poll() is not None:
+        _node = subprocess.Popen(["node", str(HARNESS), LIVE_JS.as_uri()], stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, text=True, bufsize=1)
+        atexit.register(_node.kill)
+    return _node
+
+
+def phone_holds(held: list[dict], message: dict, first: bool = False) -> list[dict]:
+    """The snapshots a phone holds (one per character it follows) after `message`;
+    `first`: the first message of a connection (a snapshot then replaces whatever is held,
+    even an older version)."""
+    line = json.dumps({"held": held, "message": message, "first": first})
+    with _lock:
+        node = _process()
+        node.stdin.write(line + "\n")
+        node.stdin.flush()
+        answer = node.stdout.readline()
+    if not answer:
+        raise RuntimeError(f"node stopped (exit {node.poll()}) on {line[:200]}")
+    answer = json.loads(answer)
+    if "error" in answer:
+        raise RuntimeError(f"live.js failed on {line[:200]}: {answer['error']}")
+    return answer["held"]
+
+
+def apply_push(held: dict | None, message: dict, first: bool = False) -> dict:
+    """What a character's phone holds after `message`, from `held` (its snapshot)."""
+    after = phone_holds([held] if held is not None else [], message, first)
+    assert len(after) <= 1, after
+    return after[0] if after else held
