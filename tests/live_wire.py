@@ -30,6 +30,8 @@ class WrongLiveMessage(AssertionError):
 
 
 def check(message: dict) -> None:
+    # LIVE_WIRE_RECORD=path: every message is written to that file, one JSON line each,
+    # instead of checked: what a new kind's schema is drafted from.
     record = os.environ.get("LIVE_WIRE_RECORD")
     if record:
         with open(record, "a") as out:
