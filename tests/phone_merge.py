@@ -5,6 +5,7 @@ the merge the phones run, not a copy of it."""
 from __future__ import annotations
 
 import atexit
+import itertools
 import json
 import subprocess
 import threading
@@ -27,11 +28,8 @@ def _process() -> subprocess.Popen:
     return _node
 
 
-def phone_holds(held: list[dict], message: dict, first: bool = False) -> list[dict]:
-    """The snapshots a phone holds (one per character it follows) after `message`;
-    `first`: the first message of a connection (a snapshot then replaces whatever is held,
-    even an older version)."""
-    line = json.dumps({"held": held, "message": message, "first": first})
+def _ask(request: dict) -> list[dict]:
+    line = json.dumps(request)
     with _lock:
         node = _process()
         node.stdin.write(line + "\n")
@@ -42,11 +40,30 @@ def phone_holds(held: list[dict], message: dict, first: bool = False) -> list[di
     answer = json.loads(answer)
     if "error" in answer:
         raise RuntimeError(f"live.js failed on {line[:200]}: {answer['error']}")
-    return answer["held"]
+    return answer["changed"]
+
+
+class PhoneInNode:
+    """One phone's live channel, kept in the Node process: its Live receives the messages
+    in order, as the phone's own would; `receive` answers the snapshots each one changed."""
+
+    def __init__(self):
+        self.name = next(_names)
+        _ask({"phone": self.name, "held": []})
+
+    def receive(self, message: dict, first: bool = False) -> list[dict]:
+        return _ask({"phone": self.name, "message": message, "first": first})
+
+    def forget(self) -> None:
+        _ask({"phone": self.name, "forget": True})
+
+
+_names = (f"phone-{number}" for number in itertools.count())
 
 
 def apply_push(held: dict | None, message: dict, first: bool = False) -> dict:
-    """What a character's phone holds after `message`, from `held` (its snapshot)."""
-    after = phone_holds([held] if held is not None else [], message, first)
-    assert len(after) <= 1, after
-    return after[0] if after else held
+    """What a character's phone that holds `held` (its snapshot) holds after `message`."""
+    changed = _ask({"phone": next(_names), "held": [held] if held is not None else [],
+                    "message": message, "first": first, "forget": True})
+    assert len(changed) <= 1, changed
+    return changed[0] if changed else held

@@ -38,7 +38,7 @@ from health.models import HealthState
 from players.models import JournalEntry
 from players.services import character_create, event_create
 from fixtures import comparable
-from phone_merge import phone_holds
+from phone_merge import PhoneInNode
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -352,6 +352,7 @@ class Phone:
         self.connections = 0
         self.messages: list[tuple[int, dict]] = []
         self.held: dict[int, dict] = {}
+        self.in_node = PhoneInNode()        # its live.js (tests/phone_merge.py)
         self.errors: list[str] = []
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -391,9 +392,10 @@ class Phone:
 
     def _hold(self, message: dict, first: bool) -> None:
         """What the phone's own live.js holds after this message (tests/phone_merge.py)."""
-        if message.get("type") in ("event_snapshot", "snapshot", "effect"):
-            after = phone_holds(list(self.held.values()), message, first)
-            self.held = {held["character"]["id"]: held for held in after}
+        if message.get("type") not in ("event_snapshot", "snapshot", "effect"):
+            return      # nothing else changes what the phone holds
+        for snapshot in self.in_node.receive(message, first):
+            self.held[snapshot["character"]["id"]] = snapshot
 
     def versions(self) -> dict[str, int]:
         with self._lock:
@@ -408,6 +410,7 @@ class Phone:
             except Exception:
                 pass
         self._thread.join(timeout=5)
+        self.in_node.forget()
 
     def snapshots(self, connection: int | None = None) -> list[dict]:
         with self._lock:

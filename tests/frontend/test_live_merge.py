@@ -3,7 +3,7 @@ Node by tests/phone_merge.py): the rules the live tests rely on when they compar
 a fresh fetch."""
 from __future__ import annotations
 
-from phone_merge import apply_push, phone_holds
+from phone_merge import PhoneInNode, apply_push
 
 HELD = {"character": {"id": 7}, "version": 41, "effects": [{"push": "p-1", "text": "Fog"}]}
 
@@ -32,7 +32,16 @@ def test_an_older_snapshot_is_ignored_unless_it_opens_a_connection():
     assert apply_push(HELD, snapshot(45)) == {**snapshot(45)["snapshot"], "server_time": 12}
 
 
-def test_an_effect_for_everyone_reaches_each_character_held_once():
+def test_a_phone_that_follows_many_characters_adds_an_effect_for_everyone_once():
     other = {"character": {"id": 8}, "version": 3, "effects": [{"push": "p-2", "text": "Night falls"}]}
-    after = {s["character"]["id"]: s for s in phone_holds([HELD, other], effect("p-2", characters="all"))}
-    assert (after[7]["version"], after[8]["version"]) == (42, 3)
+    narrators = PhoneInNode()
+    try:
+        first = narrators.receive({"type": "event_snapshot", "characters": [HELD, other],
+                                   "server_time": 9.0}, first=True)
+        assert [s["character"]["id"] for s in first] == [7, 8]
+        changed = narrators.receive(effect("p-2", characters="all"))
+        # Denis held it already: only Alice's snapshot moves.
+        assert [(s["character"]["id"], s["version"]) for s in changed] == [(7, 42)]
+        assert narrators.receive(effect("p-2", characters="all")) == []
+    finally:
+        narrators.forget()
