@@ -79,7 +79,7 @@ def sent(name: str, **properties) -> dict:
     return fields(type=kind(name), **properties, server_time=NUMBER)
 
 
-# Snapshots are filled in by messages_schema() (the sections are known once apps are ready).
+# Spelt out by validator(): the sections are known once the apps are ready.
 SNAPSHOT = {"$ref": "#/$defs/snapshot"}
 
 EFFECT_PUSHED = fields(id={"type": "null"}, push=STRING, text=STRING, started_game_s=NUMBER,
