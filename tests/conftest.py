@@ -59,6 +59,14 @@ def pytest_timeout_set_timer(item, settings):
     return True
 
 
+@pytest.fixture(autouse=True, scope="session")
+def live_messages_checked():
+    """Every live message a test sends or publishes matches its kind's schema
+    (tests/live_wire.py); on the field nothing is checked."""
+    import live_wire
+    live_wire.install()
+
+
 class Clock:
     """A controlled wall clock: `clock.advance(seconds)` moves every reader of the time."""
 

@@ -60,18 +60,6 @@ def start_treatment(api, medic, patient, action, key=None, **params):
                     format="json", **headers)
 
 
-def apply_push(held: dict, message: dict) -> dict:
-    """What a phone does with a live message (frontend/static/frontend/js/live.js): a
-    snapshot replaces what it holds; an effect it does not hold yet is added and moves the
-    sequence number by one."""
-    if message["type"] == "snapshot":
-        return message["snapshot"]
-    assert message["type"] == "effect", message
-    if any(e["push"] == message["effect"]["push"] for e in held["effects"]):
-        return held
-    return {**held, "version": held["version"] + 1, "effects": held["effects"] + [message["effect"]]}
-
-
 def comparable(snapshot: dict) -> dict:
     """A snapshot without what changes with every read (clock readings, remaining seconds,
     and the effect ids a pushed effect does not carry)."""

@@ -37,7 +37,8 @@ from config.server import command as server_command
 from health.models import HealthState
 from players.models import JournalEntry
 from players.services import character_create, event_create
-from fixtures import apply_push, comparable
+from fixtures import comparable
+from phone_merge import PhoneInNode
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -351,6 +352,7 @@ class Phone:
         self.connections = 0
         self.messages: list[tuple[int, dict]] = []
         self.held: dict[int, dict] = {}
+        self.in_node = PhoneInNode()        # its live.js (tests/phone_merge.py)
         self.errors: list[str] = []
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -389,20 +391,11 @@ class Phone:
             delay = min(1.0, delay * 2)
 
     def _hold(self, message: dict, first: bool) -> None:
-        kind = message.get("type")
-        if kind == "event_snapshot":
-            self.held.update({s["character"]["id"]: s for s in message["characters"]})
-        elif kind == "snapshot":
-            fresh = message["snapshot"]
-            last = self.held.get(fresh["character"]["id"])
-            if first or last is None or fresh["version"] >= last["version"]:
-                self.held[fresh["character"]["id"]] = fresh
-        elif kind == "effect":
-            named = (list(self.held) if message.get("characters") == "all"
-                     else message.get("characters") or [message.get("character")])
-            for pk in named:
-                if pk in self.held:
-                    self.held[pk] = apply_push(self.held[pk], message)
+        """What the phone's own live.js holds after this message (tests/phone_merge.py)."""
+        if message.get("type") not in ("event_snapshot", "snapshot", "effect"):
+            return      # nothing else changes what the phone holds
+        for snapshot in self.in_node.receive(message, first):
+            self.held[snapshot["character"]["id"]] = snapshot
 
     def versions(self) -> dict[str, int]:
         with self._lock:
@@ -417,6 +410,7 @@ class Phone:
             except Exception:
                 pass
         self._thread.join(timeout=5)
+        self.in_node.forget()
 
     def snapshots(self, connection: int | None = None) -> list[dict]:
         with self._lock:

@@ -8,7 +8,8 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from fixtures import act, apply_push, client_for, comparable, personaje, septenario_event, snapshot
+from fixtures import act, client_for, comparable, personaje, septenario_event, snapshot
+from phone_merge import apply_push
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 

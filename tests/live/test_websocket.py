@@ -7,12 +7,13 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 from channels.testing import WebsocketCommunicator
-from fixtures import (act, apply_push, client_for, comparable, connect, next_snapshot, snapshot,
+from fixtures import (act, client_for, comparable, connect, next_snapshot, snapshot,
                       start_treatment)
 
 from config.asgi import application
 from health.services import characters_sweep
 from players.services import event_create
+from phone_merge import apply_push
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 

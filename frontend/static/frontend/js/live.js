@@ -166,6 +166,15 @@ export function busyHint(event, told) {
   }
 }
 
+// What a screen holds of one character after a message that Live passed on: a snapshot
+// replaces it, an effect is added to it. The tests run this very code on the server's
+// messages (tests/phone_merge.py).
+export function merge(held, message) {
+  if (message.type === "snapshot") return stamped(message.snapshot, message.server_time);
+  if (message.type === "effect" && held) return withEffect(held, message.effect);
+  return held;
+}
+
 export function withEffect(snapshot, effect) {
   if (snapshot.effects.some((e) => e.push === effect.push)) return snapshot;
   return { ...snapshot, version: snapshot.version + 1, effects: [...snapshot.effects, effect] };

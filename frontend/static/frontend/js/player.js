@@ -14,7 +14,7 @@ import { answerWords, corrected, declaredOffline } from "./declared_offline.js";
 import { followEventLanguage, t } from "./i18n.js";
 import { fightTools, fightsCard } from "./fights.js";
 import { objectPanel } from "./items.js";
-import { Live, stamped, withEffect } from "./live.js";
+import { Live, merge, stamped } from "./live.js";
 import { said } from "./outcome.js";
 import { panelFor } from "./panels.js";
 import { declarations } from "./player_actions.js";
@@ -187,9 +187,9 @@ export async function show(root, { id, me, params, context }) {
   render();
   const live = new Live(`character=${id}`, {
     onMessage: (msg) => {
-      if (msg.type === "snapshot") apply(stamped(msg.snapshot, msg.server_time));
+      if (msg.type === "snapshot") apply(merge(snap, msg));
       // Not a history fetch per effect: a push to everyone would bring every phone at once.
-      else if (msg.type === "effect" && snap) apply(withEffect(snap, msg.effect), { withHistory: false });
+      else if (msg.type === "effect" && snap) apply(merge(snap, msg), { withHistory: false });
     },
     onStatus: (state) => { context.setOnline(state === "online"); if (state === "online") refresh(); },
   });
