@@ -41,6 +41,13 @@ def client_for(user, lang: str = "en") -> APIClient:
     return client
 
 
+def call(api, method: str, url: str, data=None):
+    """A request as a phone makes it: a read, or a write with a JSON body."""
+    if method == "get":
+        return api.get(url)
+    return getattr(api, method)(url, data if data is not None else {}, format="json")
+
+
 def act(api, character, action, key=None, **params):
     headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
     return api.post(f"/api/characters/{character.pk}/actions/",
@@ -177,7 +184,7 @@ def sanction(api, game, member_ref=None, key=None, **body):
 
 
 def register_world(event, by, character) -> dict:
-    """For the route × role matrix (test_permissions): a member who checked in as
+    """For the route × role matrix (test_route_matrix): a member who checked in as
     `character`, a warning on the register, and a replica that passed the chrony."""
     from club.services.chrony import chrony_check_record, replica_register
     from club.services.sanctions import sanction_record

@@ -1,5 +1,5 @@
 """Values no database can store, sent to every route of the route × role matrix
-(tests/test_permissions.py): numbers beyond a double (1e309), NaN and Infinity, lone UTF-16
+(tests/test_route_matrix.py): numbers beyond a double (1e309), NaN and Infinity, lone UTF-16
 surrogates and NUL characters, as values and as keys, at the top of a body and deep in
 dicts and lists; and NUL or junk in query parameters and URL-path codes. Nothing answers
 5xx, a writer who may act is told what is wrong, and nothing changes."""
@@ -11,7 +11,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from fixtures import client_for, fingerprint
-from test_permissions import MATRIX, _fill, world  # noqa: F401 (world: a fixture)
+from test_route_matrix import MATRIX, _fill, world  # noqa: F401 (world: a fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -55,6 +55,39 @@ def api_for(role, users):
     return APIClient() if role == "anonymous" else client_for(users[role], "fr")
 
 
+# Before the matrix's tests: they build their own game, and the matrix's world (built
+# once for this module) holds the same names until the module ends.
+@pytest.mark.parametrize("lang,detail", [
+    ("fr", "La requête contient un caractère NUL (\\u0000), qui ne peut pas être enregistré."),
+    ("es", "La petición contiene un carácter NUL (\\u0000), que no se puede guardar."),
+])
+def test_a_nul_in_a_search_is_refused_in_the_users_language(lang, detail, clock, event,
+                                                            narrator_user):
+    response = client_for(narrator_user, lang).get(f"/api/events/{event.pk}/members/?q=ra%00t")
+    assert response.status_code == 400
+    assert response.json() == {"error": "nul_character", "detail": detail}
+
+
+@pytest.mark.parametrize("lang,body,detail", [
+    ("fr", '{"action": "pause", "at": 1e309}',
+     "La requête contient un nombre trop grand pour être enregistré (comme 1e309)."),
+    ("es", '{"action": "pause", "note": {"\\ud800": 1}}',
+     "La petición contiene un sustituto UTF-16 aislado (\\ud800 a \\udfff), que no es un "
+     "carácter y no se puede guardar."),
+    ("en", '{"action": "pause", "note": ["\\udfff"]}',
+     "The request contains a lone UTF-16 surrogate (\\ud800 to \\udfff), which is not a "
+     "character and cannot be stored."),
+])
+def test_the_body_refusal_names_the_problem_in_the_users_language(lang, body, detail, clock,
+                                                                 event, narrator_user):
+    response = client_for(narrator_user, lang).generic(
+        "POST", f"/api/events/{event.pk}/clock/", body, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["detail"] == detail
+    event.refresh_from_db()
+    assert event.running  # the clock was not paused
+
+
 @pytest.mark.parametrize("route,method,url,body,expected", WRITES,
                          ids=[f"{m} {u}" for _, m, u, *_ in WRITES])
 def test_a_hostile_body_is_refused_and_changes_nothing(route, method, url, body, expected,
@@ -96,37 +129,6 @@ def test_hostile_query_parameters_never_give_a_server_error(route, method, url, 
             assert response.status_code < 500, (name, value, response.content[:300])
     if not any(mint in url for mint in MINTING):
         assert fingerprint() == before
-
-
-@pytest.mark.parametrize("lang,detail", [
-    ("fr", "La requête contient un caractère NUL (\\u0000), qui ne peut pas être enregistré."),
-    ("es", "La petición contiene un carácter NUL (\\u0000), que no se puede guardar."),
-])
-def test_a_nul_in_a_search_is_refused_in_the_users_language(lang, detail, clock, event,
-                                                            narrator_user):
-    response = client_for(narrator_user, lang).get(f"/api/events/{event.pk}/members/?q=ra%00t")
-    assert response.status_code == 400
-    assert response.json() == {"error": "nul_character", "detail": detail}
-
-
-@pytest.mark.parametrize("lang,body,detail", [
-    ("fr", '{"action": "pause", "at": 1e309}',
-     "La requête contient un nombre trop grand pour être enregistré (comme 1e309)."),
-    ("es", '{"action": "pause", "note": {"\\ud800": 1}}',
-     "La petición contiene un sustituto UTF-16 aislado (\\ud800 a \\udfff), que no es un "
-     "carácter y no se puede guardar."),
-    ("en", '{"action": "pause", "note": ["\\udfff"]}',
-     "The request contains a lone UTF-16 surrogate (\\ud800 to \\udfff), which is not a "
-     "character and cannot be stored."),
-])
-def test_the_body_refusal_names_the_problem_in_the_users_language(lang, body, detail, clock,
-                                                                 event, narrator_user):
-    response = client_for(narrator_user, lang).generic(
-        "POST", f"/api/events/{event.pk}/clock/", body, content_type="application/json")
-    assert response.status_code == 400
-    assert response.json()["detail"] == detail
-    event.refresh_from_db()
-    assert event.running  # the clock was not paused
 
 
 CODES = ("{code}", "{other_code}", "{item}", "{gun}", "{bib}", "{token}")
