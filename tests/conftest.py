@@ -26,16 +26,14 @@ def pytest_sessionstart(session):
 def pytest_collection_modifyitems(items):
     """Browser tests last: they hold a browser (and its event loop) until the session ends.
 
-    A browser test that fails is run again, at most twice: in a full run on this 2-core
-    machine one now and then misses a 15 s wait and passes alone (docs/performance.md,
-    "Browser tests in a full run"); one that fails three times fails.
+    None is run again when it fails: a test that fails now and then is a defect to find
+    (docs/performance.md, "Browser tests in a full run"), not a result to retry.
     The slowest takes about 30 s: one that takes 120 s is stuck (a page promise that
-    never settles) and ends the run with every thread's stack. Not a failure that the
-    rerun could catch: Playwright's event loop swallows the alarm signal's exception."""
+    never settles) and ends the run with every thread's stack (the thread method:
+    Playwright's event loop swallows the alarm signal's exception)."""
     items.sort(key=lambda item: "/browser/" in str(item.path))
     for item in items:
         if "/browser/" in str(item.path):
-            item.add_marker(pytest.mark.flaky(reruns=2))
             item.add_marker(pytest.mark.timeout(120, method="thread"))
 
 
