@@ -10,6 +10,22 @@ from rest_framework import serializers
 
 from .models import PHONE_CHECKS
 
+
+class OpenAnswer(serializers.Serializer):
+    """An answer whose declared fields are always there and to which other apps add their
+    own (the sections a character's snapshot or a personal-data export gathers): its schema
+    allows more fields than it names."""
+
+
+class OpenAnswerSchema(OpenApiSerializerExtension):
+    target_class = OpenAnswer
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema, direction):
+        return {**auto_schema._map_basic_serializer(self.target, direction),
+                "additionalProperties": True}
+
+
 # An announced game: its fixed fields, then the scenario options it shows or changes
 # (open: a ruleset declares its own options).
 ANNOUNCED_GAME = {
@@ -25,21 +41,6 @@ ANNOUNCED_GAME = {
     },
     "required": ["id", "number", "scenario", "start_at", "status"],
 }
-
-
-class OpenAnswer(serializers.Serializer):
-    """An answer whose declared fields are always there and to which other apps add their
-    own (the sections a character's snapshot or a personal-data export gathers): its schema
-    allows more fields than it names."""
-
-
-class OpenAnswerSchema(OpenApiSerializerExtension):
-    target_class = OpenAnswer
-    match_subclasses = True
-
-    def map_serializer(self, auto_schema, direction):
-        return {**auto_schema._map_basic_serializer(self.target, direction),
-                "additionalProperties": True}
 
 
 @extend_schema_field(ANNOUNCED_GAME)
@@ -292,83 +293,3 @@ class LostPhoneAnswer(serializers.Serializer):
     sessions_ended = serializers.BooleanField()
     login = NewLogin()
 
-
-# Personal data (players/privacy_apis.py).
-
-class EventPersonalDataAnswer(serializers.Serializer):
-    event = serializers.IntegerField()
-    retention_days = serializers.IntegerField()
-    ended_at = serializers.DateTimeField(help_text="When the event ended (its last activity)")
-    purge_due_at = serializers.DateTimeField()
-    purged_at = serializers.DateTimeField(allow_null=True, help_text="null: not purged yet")
-
-
-class PersonErasedAnswer(serializers.Serializer):
-    character = serializers.IntegerField()
-    event = serializers.IntegerField()
-    pseudonym = serializers.CharField(help_text="What now stands for the person's names")
-    account = serializers.ChoiceField(choices=["erased", "kept"], help_text=(
-        "kept: another game not yet purged holds the account, or it is a staff account"))
-    erased_at = serializers.DateTimeField()
-
-
-class ExportedAccount(serializers.Serializer):
-    username = serializers.CharField()
-    first_name = serializers.CharField(allow_blank=True)
-    last_name = serializers.CharField(allow_blank=True)
-    email = serializers.CharField(allow_blank=True)
-    active = serializers.BooleanField()
-    joined_at = serializers.DateTimeField()
-    last_login = serializers.DateTimeField(allow_null=True)
-
-
-class ExportedCharacter(RosterCharacter):
-    sheet = serializers.DictField()
-    kits = serializers.DictField(help_text='Kits held, e.g. {"kps": 3}')
-
-
-class ExportedMembership(serializers.Serializer):
-    event = serializers.IntegerField()
-    role = serializers.CharField()
-
-
-class ExportedLoginToken(serializers.Serializer):
-    event = serializers.IntegerField()
-    created_at = serializers.DateTimeField()
-    expires_at = serializers.DateTimeField(allow_null=True, help_text="null: until replaced")
-    used_at = serializers.DateTimeField(allow_null=True)
-
-
-ANOTHER = "Absent from a line of theirs about another character: that one's state is not theirs"
-
-
-class ExportedJournalLine(serializers.Serializer):
-    id = serializers.IntegerField()
-    at = serializers.DateTimeField()
-    game_s = serializers.FloatField()
-    who = serializers.CharField()
-    kind = serializers.CharField()
-    what = serializers.CharField()
-    about_another_character = serializers.BooleanField(
-        required=False, help_text="Only on a line of theirs about another character (true)")
-    character_id = serializers.IntegerField(allow_null=True, required=False, help_text=ANOTHER)
-    character = serializers.CharField(allow_null=True, required=False, help_text=ANOTHER)
-    before = serializers.JSONField(allow_null=True, required=False, help_text=ANOTHER)
-    after = serializers.JSONField(allow_null=True, required=False, help_text=ANOTHER)
-    detail = serializers.JSONField(required=False, help_text=ANOTHER)
-
-
-class ExportedEvent(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-
-
-class PersonExportAnswer(OpenAnswer):
-    """Players' part of the document; every other app adds the section it registered."""
-    exported_at = serializers.DateTimeField()
-    event = ExportedEvent()
-    account = ExportedAccount(allow_null=True, help_text="null: a character without an account")
-    characters = ExportedCharacter(many=True)
-    memberships = ExportedMembership(many=True)
-    login_tokens = ExportedLoginToken(many=True, help_text="Without their secret")
-    journal = ExportedJournalLine(many=True)

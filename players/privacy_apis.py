@@ -11,7 +11,7 @@ from common.idempotency import idempotent
 from rulesets import RuleRefused
 
 from . import privacy_services as services
-from .answers import EventPersonalDataAnswer, PersonErasedAnswer, PersonExportAnswer
+from .privacy_answers import EventPersonalDataAnswer, PersonErasedAnswer, PersonExportAnswer
 from .privacy_selectors import character_for_organiser, event_personal_data
 from .selectors import event_for_narrator
 
