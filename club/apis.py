@@ -6,12 +6,14 @@ reads (club/selectors.py)."""
 from __future__ import annotations
 
 from django.utils import timezone
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.views import APIView
 
 from club import selectors
+from club.answers import (ClubCheckInAnswer, ClubMemberCreatedAnswer, ClubMembersAnswer,
+                          ClubMemberSanctionsAnswer, ClubSanctionChangedAnswer,
+                          ClubSanctionRecordedAnswer, ClubSanctionsAnswer, EventClubAnswer)
 from club.services import clubs, register, sanctions
 from common.http import MAX_ID, answer
 from common.idempotency import idempotent
@@ -88,7 +90,7 @@ class EventMembersApi(APIView):
         email = serializers.EmailField(required=False, allow_blank=True, default="")
         licence_number = serializers.CharField(max_length=40)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, parameters=[OpenApiParameter("q", str)],
+    @extend_schema(responses=ClubMembersAnswer, parameters=[OpenApiParameter("q", str)],
                    summary="The members of the event's club (organisers of the event): search by name, nickname or licence, 50 at most")
     def get(self, request, event_id):
         event = event_for_narrator(request.user, event_id)
@@ -97,7 +99,7 @@ class EventMembersApi(APIView):
         return answer(request, {"club": {"id": club.pk, "name": club.name} if club else None,
                                 "members": [member_row(m) for m in found]})
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=EventMembersInput,
+    @extend_schema(responses={201: ClubMemberCreatedAnswer}, request=EventMembersInput,
                    summary="Register a club member at this event's desk (organisers). Idempotency-Key header.")
     def post(self, request, event_id):
         event = event_for_narrator(request.user, event_id)
@@ -115,7 +117,8 @@ class CheckInApi(APIView):
         member = MemberReference()
         team = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=CheckInInput,
+    @extend_schema(responses={200: ClubCheckInAnswer, 201: ClubCheckInAnswer},
+                   request=CheckInInput,
                    summary="Check a club member in to this game (organisers): creates their character, or answers the existing one (200). 409 member_excluded / member_banned. Idempotency-Key header.")
     def post(self, request, event_id):
         event = event_for_narrator(request.user, event_id)
@@ -152,7 +155,7 @@ class EventSanctionsApi(APIView):
                     "give one of member, character or character_code")
             return attrs
 
-    @extend_schema(responses=OpenApiTypes.OBJECT,
+    @extend_schema(responses=ClubSanctionsAnswer,
                    summary="The sanctions recorded during this event (organisers and referees), newest first")
     def get(self, request, event_id):
         event = selectors.event_for_staff(request.user, event_id)
@@ -160,7 +163,7 @@ class EventSanctionsApi(APIView):
         return answer(request, {"sanctions": [sanction_row(s, now)
                                               for s in selectors.event_sanctions(event)]})
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=EventSanctionsInput,
+    @extend_schema(responses={201: ClubSanctionRecordedAnswer}, request=EventSanctionsInput,
                    summary="Record a sanction: referees light ones (warning, sanction_out), organisers any. Repeated cheating escalates to grave (B13). Idempotency-Key header.")
     def post(self, request, event_id):
         event = selectors.event_for_staff(request.user, event_id)
@@ -182,7 +185,7 @@ class EventSanctionsApi(APIView):
 
 
 class MemberSanctionsApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT,
+    @extend_schema(responses=ClubMemberSanctionsAnswer,
                    summary="A member's whole sanctions history across events (club staff; a player for their own member)")
     def get(self, request, member_id):
         member = selectors.member_for_reader(request.user, member_id)
@@ -201,7 +204,7 @@ class SanctionRevokeApi(APIView):
     class SanctionRevokeInput(serializers.Serializer):
         reason = serializers.CharField(max_length=2000)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=SanctionRevokeInput,
+    @extend_schema(responses=ClubSanctionChangedAnswer, request=SanctionRevokeInput,
                    summary="Revoke a sanction (organisers of its event): it stays on the register, marked revoked. Idempotency-Key header.")
     def post(self, request, sanction_id):
         sanction = selectors.sanction_for_staff(request.user, sanction_id)
@@ -219,13 +222,13 @@ class EventClubApi(APIView):
     class EventClubInput(serializers.Serializer):
         club = serializers.IntegerField(min_value=1, max_value=MAX_ID)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT,
+    @extend_schema(responses=EventClubAnswer,
                    summary="The club whose register this event uses (organisers and referees): null before its first member")
     def get(self, request, event_id):
         event = selectors.event_for_staff(request.user, event_id)
         return answer(request, {"club": club_row(selectors.event_club(event))})
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=EventClubInput,
+    @extend_schema(responses=EventClubAnswer, request=EventClubInput,
                    summary="Attach this event to a club (organisers of the event and of one of the club's events): its desk uses the club's register. 409 event_in_club. Idempotency-Key header.")
     def post(self, request, event_id):
         event = event_for_narrator(request.user, event_id)

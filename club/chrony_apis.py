@@ -9,13 +9,13 @@ from django.shortcuts import redirect, render
 from django.utils import timezone, translation
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.views import APIView
 
 from club import selectors
+from club.answers import ClubCheckRecordedAnswer, ClubReplicaRegisteredAnswer, ClubReplicasAnswer
 from club.apis import MemberReference, sanction_row
 from club.models import ChronyCheck, Replica
 from club.selectors import event_for_staff, local_text, member_by_reference
@@ -57,14 +57,14 @@ class EventReplicasApi(APIView):
         calibre_mm = serializers.FloatField(min_value=1, max_value=50)
         full_auto_capable = serializers.BooleanField(default=False)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT,
+    @extend_schema(responses=ClubReplicasAnswer,
                    summary="The event's replicas with their latest chrony check (organisers and referees)")
     def get(self, request, event_id):
         event = event_for_staff(request.user, event_id)
         return answer(request, {"replicas": [replica_row(r, c)
                                              for r, c in selectors.event_replicas(event)]})
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=EventReplicasInput,
+    @extend_schema(responses={201: ClubReplicaRegisteredAnswer}, request=EventReplicasInput,
                    summary="Register a member's replica at the chrony (organisers and referees). Idempotency-Key header.")
     def post(self, request, event_id):
         event = event_for_staff(request.user, event_id)
@@ -89,7 +89,7 @@ class ReplicaChecksApi(APIView):
         calibre_mm = serializers.FloatField(min_value=1, max_value=50, required=False)
         full_auto_used = serializers.BooleanField(default=False)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=ReplicaChecksInput,
+    @extend_schema(responses={201: ClubCheckRecordedAnswer}, request=ReplicaChecksInput,
                    summary="Record a chrony measure (speed_mps or energy_j) and its verdict; a failed recheck of a replica that passed its check-in records a cheating sanction. Idempotency-Key header.")
     def post(self, request, replica_id):
         replica = selectors.replica_for_staff(request.user, replica_id)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.views import APIView
@@ -15,6 +14,9 @@ from common.http import answer
 from common.idempotency import idempotent
 from players.selectors import own_character
 
+from .answers import (AcharnementStartedAnswer, AcharnementStoppedAnswer, DuelStepAnswer,
+                      FirearmAnswer, SearchedAnswer, ShotAnswer, UnionClaimedAnswer,
+                      UnionJoinedAnswer)
 from .models import Acharnement, Duel
 from .services.beatings import acharnement_start, acharnement_stop
 from .services.duels import WEAPONS, duel_answer, duel_propose
@@ -47,8 +49,8 @@ def _act(request, character, Input, call, status=200):
     return idempotent(request, run)
 
 
-def _schema(summary, Input=None):
-    return extend_schema(responses=OpenApiTypes.OBJECT, request=Input,
+def _schema(summary, answer, Input=None, status=200):
+    return extend_schema(responses={status: answer}, request=Input,
                          summary=f"{summary} Idempotency-Key header.")
 
 
@@ -56,7 +58,8 @@ class DuelProposeApi(APIView):
     class DuelProposeInput(serializers.Serializer):
         opponent_code = serializers.CharField(**CODE)
 
-    @_schema("Challenge another character to a bare-hand duel (they confirm).", DuelProposeInput)
+    @_schema("Challenge another character to a bare-hand duel (they confirm).", DuelStepAnswer,
+             DuelProposeInput, status=201)
     def post(self, request, character_id):
         me = own_character(request.user, character_id)
         return _act(request, me, self.DuelProposeInput, lambda d: {
@@ -69,7 +72,7 @@ class DuelAnswerApi(APIView):
         weapon_in_hand = serializers.ChoiceField(choices=["none", *WEAPONS], default="none")
 
     @_schema("The challenged character accepts (the server compares the scores and tells "
-             "each side only its result) or declines.", DuelAnswerInput)
+             "each side only its result) or declines.", DuelStepAnswer, DuelAnswerInput)
     def post(self, request, duel_id):
         duel = get_object_or_404(Duel, pk=duel_id)
         me = own_character(request.user, duel.defender_id)
@@ -84,7 +87,8 @@ class UnionClaimApi(APIView):
         weapon_drawn = serializers.BooleanField()
 
     @_schema("Claim \"l'union fait la force\" with the attackers (the caller is one) "
-             "against the defenders.", UnionClaimInput)
+             "against the defenders.", UnionClaimedAnswer, UnionClaimInput,
+             status=201)
     def post(self, request, character_id):
         me = own_character(request.user, character_id)
         return _act(request, me, self.UnionClaimInput, lambda d: {
@@ -96,7 +100,7 @@ class UnionJoinApi(APIView):
         defender_code = serializers.CharField(**CODE)
 
     @_schema("Join the defenders of a pending union within its window (a rebalanced union "
-             "falls).", UnionJoinInput)
+             "falls).", UnionJoinedAnswer, UnionJoinInput)
     def post(self, request, character_id):
         me = own_character(request.user, character_id)
 
@@ -112,7 +116,7 @@ class AcharnementStartApi(APIView):
         kind = serializers.CharField(max_length=40)
 
     @_schema("Start an acharnement on a Tired (bare hands) or Wounded (wounding weapon) "
-             "victim.", AcharnementStartInput)
+             "victim.", AcharnementStartedAnswer, AcharnementStartInput, status=201)
     def post(self, request, character_id):
         me = own_character(request.user, character_id)
         return _act(request, me, self.AcharnementStartInput, lambda d: {
@@ -121,7 +125,7 @@ class AcharnementStartApi(APIView):
 
 class AcharnementStopApi(APIView):
     @_schema("The attacker stops the acharnement (before the end it does nothing; after, "
-             "it completes).")
+             "it completes).", AcharnementStoppedAnswer)
     def post(self, request, acharnement_id):
         beating = get_object_or_404(Acharnement, pk=acharnement_id)
         me = own_character(request.user, beating.attacker_id)
@@ -139,7 +143,7 @@ class SearchApi(APIView):
         strip = serializers.BooleanField(default=False)
 
     @_schema("Search an inert character at a named place (trousers, boots...); strip: "
-             "everything taken.", SearchInput)
+             "everything taken.", SearchedAnswer, SearchInput)
     def post(self, request, character_id):
         me = own_character(request.user, character_id)
         return _act(request, me, self.SearchInput, lambda d: {
@@ -160,7 +164,7 @@ class FirearmApi(APIView):
     @_schema("Take a firearm in hand, load it (skill \"Charger une arme à feu\") or shoot "
              "(body: victim_code, distance_m, obstacle, misfire: the cap did not go off, "
              "conditions: those of the ruleset's firearm misses_if that held).",
-             ShotInput)
+             FirearmAnswer, ShotInput)
     def post(self, request, character_id, code, verb):
         me = own_character(request.user, character_id)
         if verb == "shoot":
@@ -182,7 +186,7 @@ class ShotApi(APIView):
 
     @_schema("Hit, naming the shooter (the code on their QR): the hit counts only from a "
              "shooter in play; a shot before \"retour en jeu\" or while out is void "
-             "(counted on the shooter when their rules say so).", ShotByInput)
+             "(counted on the shooter when their rules say so).", ShotAnswer, ShotByInput)
     def post(self, request, character_id):
         me = own_character(request.user, character_id)
         return _act(request, me, self.ShotByInput, lambda d: shot_declare(

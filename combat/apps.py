@@ -6,16 +6,17 @@ class CombatConfig(AppConfig):
 
     def ready(self):
         from health import observers as health
-        from live import snapshots
+        from live import snapshot_answers, snapshots
         from players import observers as players
 
-        from . import snapshot
+        from . import answers, snapshot
         # Each kind of fight registers its timed end when its module loads.
         from .services import beatings, duels, heals, schedule, unions  # noqa: F401
 
         snapshots.snapshot_loader(snapshot.fights_loader)
         snapshots.snapshot_section(snapshot.fights_section)
         snapshots.snapshot_changes_at(snapshot.fights_change_at)
+        snapshot_answers.snapshot_answer_part(answers.FightsSnapshotPart)
         # A medic taken out, or a patient moved by a referee, ends the heal they were in;
         # a weapon or a bullet on a participant ends a duel.
         health.states_recorded.register(heals.heals_interrupted)

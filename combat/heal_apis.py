@@ -9,6 +9,7 @@ from rest_framework.views import APIView
 
 from players.selectors import own_character
 
+from .answers import HealStartedAnswer, HealStoppedAnswer
 from .apis import CODE, _act, _schema
 from .models import Heal
 from .services.heals import STOP_REASONS, heal_start, heal_stop
@@ -20,7 +21,7 @@ class HealStartApi(APIView):
         kind = serializers.ChoiceField(choices=[Heal.HEAL, Heal.EXTRACTION], default=Heal.HEAL)
 
     @_schema("A teammate in medic mode heals a downed player (count 11 to 20, cannot shoot) "
-             "or extracts them (may shoot, no end).", HealStartInput)
+             "or extracts them (may shoot, no end).", HealStartedAnswer, HealStartInput, status=201)
     def post(self, request, character_id):
         me = own_character(request.user, character_id)
         return _act(request, me, self.HealStartInput, lambda d: {
@@ -33,7 +34,7 @@ class HealStopApi(APIView):
 
     @_schema("The medic stops: hands off, fired (the shot does not count) or hit. The "
              "patient waits again; the next heal counts from 11. At or after the end, it "
-             "completes.", HealStopInput)
+             "completes.", HealStoppedAnswer, HealStopInput)
     def post(self, request, heal_id):
         heal = get_object_or_404(Heal, pk=heal_id)
         me = own_character(request.user, heal.medic_id)

@@ -328,6 +328,8 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Characters, health timers, treatments, effects, game clock and journal. "
                    "Writes accept an `Idempotency-Key` header; realtime snapshots on /ws/live/.",
     "VERSION": "1.0.0",
+    # The document describes the game's API, not itself.
+    "SERVE_INCLUDE_SCHEMA": False,
     # Swagger UI from the app's own static files, not a CDN: the docs work without Internet.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

@@ -2,7 +2,6 @@ from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.views import APIView
@@ -13,6 +12,7 @@ from players.selectors import character_visible, event_for_narrator
 from rulesets import RuleRefused
 
 from .models import Effect
+from .answers import ClarityAnswer, EffectPushedAnswer, EffectRemovedAnswer
 from .selectors.effects import character_clarity
 from .services import effects as services
 
@@ -42,7 +42,7 @@ class EffectPushApi(APIView):
                     {"text": ["This field is required, unless a catalogue effect is named."]})
             return data
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=EffectInput, summary="Push an effect "
+    @extend_schema(responses={201: EffectPushedAnswer}, request=EffectInput, summary="Push an effect "
                    "(\"Effet : ...\"), typed or from the catalogue, to characters, a team or "
                    "everyone; optional duration and health state. Idempotency-Key header.")
     def post(self, request, event_id):
@@ -88,7 +88,7 @@ def _targets(event, data) -> list | None:
 
 
 class EffectApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=None, summary="Remove an effect before it ends (narrators)")
+    @extend_schema(responses={200: EffectRemovedAnswer}, request=None, summary="Remove an effect before it ends (narrators)")
     def delete(self, request, effect_id):
         effect = get_object_or_404(Effect.objects.select_related("event", "character"), pk=effect_id)
         event_for_narrator(request.user, effect.event_id)
@@ -97,7 +97,7 @@ class EffectApi(APIView):
 
 
 class CharacterClarityApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="\"Claridad\": what the character's "
+    @extend_schema(responses=ClarityAnswer, summary="\"Claridad\": what the character's "
                    "abilities, active effects, state and load mean (its player, narrators)")
     def get(self, request, character_id):
         character, _ = character_visible(request.user, character_id)

@@ -6,10 +6,10 @@ class EffectsConfig(AppConfig):
 
     def ready(self):
         from health import capabilities, observers
-        from live import snapshots
+        from live import snapshot_answers, snapshots
         from players import privacy
 
-        from . import snapshot
+        from . import answers, snapshot
         from .selectors.load import load_level
         from .selectors.privacy import effects_export_section
         from .services.conflicts import effects_follow_conflict
@@ -22,6 +22,7 @@ class EffectsConfig(AppConfig):
         snapshots.snapshot_loader(snapshot.effects_loader)
         snapshots.snapshot_section(snapshot.effects_section)
         snapshots.snapshot_changes_at(snapshot.effects_change_at)
+        snapshot_answers.snapshot_answer_part(answers.EffectsSnapshotPart)
 
         from .models import Effect, Item, OrganiserRequest
         privacy.texts_declare(Effect, scrubbed=("text",), not_personal=("set_state", "catalogue_key"))

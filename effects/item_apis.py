@@ -2,7 +2,6 @@
 ingests or opens it, or moves a lock's padlock."""
 from __future__ import annotations
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.views import APIView
@@ -12,6 +11,8 @@ from common.idempotency import idempotent
 from players.selectors import character_by_code, character_visible, event_for_narrator
 
 from .models import Item
+from .answers import (EventItemsAnswer, ItemCarriedAnswer, ItemNarratorAnswer, ItemScanAnswer,
+                      ItemUsedAnswer)
 from .selectors.items import (event_items, item_in_event, item_narrator_view,
                               item_scan_view, item_use_view, lock_moved_view)
 from .selectors.load import load_view
@@ -44,13 +45,13 @@ class EventItemsApi(APIView):
         closed = serializers.BooleanField(required=False, help_text="Locks: where the padlock "
                                           "hangs at first. Default: closed (the red loop).")
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="The event's objects with their codes, "
+    @extend_schema(responses=EventItemsAnswer, summary="The event's objects with their codes, "
                    "tags, versos, effects, use and holder (narrators)")
     def get(self, request, event_id):
         event = event_for_narrator(request.user, event_id)
         return answer(request, {"items": event_items(event)})
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=ItemInput, summary="Create an object: "
+    @extend_schema(responses={201: ItemNarratorAnswer}, request=ItemInput, summary="Create an object: "
                    "tag, medicine, sealed envelope, firearm or lock (narrators). Idempotency-Key header.")
     def post(self, request, event_id):
         event = event_for_narrator(request.user, event_id)
@@ -67,7 +68,7 @@ class EventItemsApi(APIView):
 
 
 class CharacterItemApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="A character scanned an object: its "
+    @extend_schema(responses=ItemScanAnswer, summary="A character scanned an object: its "
                    "name, tag and what they may do with it (never its verso)")
     def get(self, request, character_id, item_code):
         character, _ = character_visible(request.user, character_id)
@@ -82,7 +83,7 @@ class CharacterItemUseApi(APIView):
             "Locks: the position wanted (refused when the padlock is already there). "
             "Default: the other loop."))
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=ItemUseInput,
+    @extend_schema(responses=ItemUsedAnswer, request=ItemUseInput,
                    summary="Touch a tag, ingest a medicine (or make someone ingest it), open "
                    "an envelope, or move a lock's padlock. Idempotency-Key header.")
     def post(self, request, character_id, item_code):
@@ -107,7 +108,7 @@ class CharacterItemCarryApi(APIView):
     """Carga: pick up (`carry`) or put down (`drop`) a scanned object."""
     SERVICES = {"carry": item_carry, "drop": item_drop}
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=None, summary="Carry or drop a "
+    @extend_schema(responses=ItemCarriedAnswer, request=None, summary="Carry or drop a "
                    "scanned object (Carga); answers the object and the character's load. "
                    "Idempotency-Key header.")
     def post(self, request, character_id, item_code, verb):

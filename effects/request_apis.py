@@ -4,7 +4,6 @@ list the open ones and answer each with an effect."""
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.views import APIView
@@ -15,6 +14,7 @@ from players.selectors import event_for_narrator, own_character
 from rulesets import RuleRefused
 
 from .models import OrganiserRequest
+from .answers import OrganiserRequestAnswer, OrganiserRequestsAnswer
 from .selectors.requests import event_requests, request_view
 from .services import requests as services
 
@@ -26,7 +26,7 @@ class CharacterRequestsApi(APIView):
         # Checked by the service too (empty once stripped, too long), with the same words.
         text = serializers.CharField(max_length=OrganiserRequest.TEXT_MAX, allow_blank=True)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=AskInput, summary="Ask the "
+    @extend_schema(responses={201: OrganiserRequestAnswer}, request=AskInput, summary="Ask the "
                    "organisers something only they settle, e.g. damaging an object (the "
                    "character's player). Idempotency-Key header.")
     def post(self, request, character_id):
@@ -42,7 +42,7 @@ class CharacterRequestsApi(APIView):
 
 
 class EventRequestsApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, parameters=[OpenApiParameter(
+    @extend_schema(responses=OrganiserRequestsAnswer, parameters=[OpenApiParameter(
         "status", str, enum=list(STATUSES), description="Default: every request")],
         summary="The requests to the organisers (narrators), 100 at most: open ones oldest "
                 "first, otherwise newest first")
@@ -61,7 +61,7 @@ class RequestAnswerApi(APIView):
                                             max_value=7 * 24 * 3600)
         set_state = serializers.CharField(required=False, allow_blank=True, max_length=40)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=AnswerInput, summary="Answer a "
+    @extend_schema(responses=OrganiserRequestAnswer, request=AnswerInput, summary="Answer a "
                    "request (narrators): the answer reaches the player as an effect, and the "
                    "request is closed. Idempotency-Key header.")
     def post(self, request, request_id):

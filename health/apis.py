@@ -18,12 +18,15 @@ from common.idempotency import idempotent
 from players.models import Character, JournalEntry
 from players.selectors import (character_by_code, character_seen_as_narrator, character_visible,
                                event_for_narrator, own_character)
+from live.snapshot_answers import CharacterSnapshotAnswer
 from live.snapshot_cache import character_snapshot_cached
 from live.snapshots import character_for_snapshot, character_row, character_snapshot
 from live.phone_contact import request_phone
 from rulesets import RuleRefused
 
 from . import services, treatments
+from .answers import (ActionAnswer, HistoryAnswer, OutcomeTableAnswer, PatientAnswer,
+                      TreatmentAnswer, UndoAnswer)
 from .models import Treatment
 from .outcomes import outcome_table
 from .undo import character_action_undo
@@ -36,7 +39,7 @@ def _snapshot(character_id: int) -> dict:
 
 
 class CharacterApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="A character's snapshot: state, countdowns, points, effects, actions")
+    @extend_schema(responses=CharacterSnapshotAnswer, summary="A character's snapshot: state, countdowns, points, effects, actions")
     def get(self, request, character_id):
         # One row for the access check and the snapshot's key: served from the cache
         # while nothing it shows has changed.
@@ -46,14 +49,14 @@ class CharacterApi(APIView):
 
 
 class CharacterHistoryApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="What happened to a character, newest first (its player, narrators)")
+    @extend_schema(responses=HistoryAnswer, summary="What happened to a character, newest first (its player, narrators)")
     def get(self, request, character_id):
         character, _ = character_visible(request.user, character_id)
         return answer(request, {"history": character_history(character)})
 
 
 class CharacterOutcomesApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="What each declaration the player may make would do now, for the "
+    @extend_schema(responses=OutcomeTableAnswer, summary="What each declaration the player may make would do now, for the "
                    "phone to show a declaration tapped offline at once (not yet confirmed)")
     def get(self, request, character_id):
         character, _ = character_visible(request.user, character_id)
@@ -62,7 +65,7 @@ class CharacterOutcomesApi(APIView):
 
 
 class CharacterQrApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="The character's QR code (SVG) for a medic to scan; it holds the medic code only")
+    @extend_schema(responses={(200, "image/svg+xml"): OpenApiTypes.STR}, summary="The character's QR code (SVG) for a medic to scan; it holds the medic code only")
     def get(self, request, character_id):
         character, _ = character_visible(request.user, character_id)
         image = qrcode.make(f"{settings.PUBLIC_URL}/?patient={character.code}",
@@ -77,7 +80,7 @@ class CharacterActionApi(APIView):
         # When the phone's tap was, on the server's clock (a declaration sent late).
         tapped_at = serializers.DateTimeField(required=False)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=ActionInput, summary="Declare an action on a character (the player: "
+    @extend_schema(responses=ActionAnswer, request=ActionInput, summary="Declare an action on a character (the player: "
                    "what happened to them; a narrator: any correction), at the instant of the "
                    "tap (`tapped_at`). Idempotency-Key header.")
     def post(self, request, character_id):
@@ -98,7 +101,7 @@ def _patient(medic: Character, code: str) -> Character:
 
 
 class PatientApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="A medic identifies a patient by code (QR): name and the treatments "
+    @extend_schema(responses=PatientAnswer, summary="A medic identifies a patient by code (QR): name and the treatments "
                    "the medic's skills allow; never the patient's health")
     def get(self, request, character_id, code):
         medic = own_character(request.user, character_id)
@@ -114,7 +117,7 @@ class TreatmentStartApi(APIView):
         action = serializers.CharField(max_length=50)
         params = serializers.DictField(required=False, default=dict)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=TreatmentInput, summary="A medic starts a treatment on a patient identified "
+    @extend_schema(responses={201: TreatmentAnswer}, request=TreatmentInput, summary="A medic starts a treatment on a patient identified "
                    "by code. Idempotency-Key header.")
     def post(self, request, character_id):
         medic = own_character(request.user, character_id)
@@ -139,7 +142,7 @@ def _medics_treatment(request, treatment_id: int) -> Treatment:
 
 
 class TreatmentApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="A treatment of mine, with its remaining time")
+    @extend_schema(responses=TreatmentAnswer, summary="A treatment of mine, with its remaining time")
     def get(self, request, treatment_id):
         return answer(request, treatment_view(_medics_treatment(request, treatment_id),
                                               timezone.now()))
@@ -160,7 +163,7 @@ class TreatmentCompleteApi(APIView):
         # When the medic tapped "done", on the server's clock (a confirmation sent late).
         tapped_at = serializers.DateTimeField(required=False)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=CompleteInput, summary="Confirm a treatment played for its full "
+    @extend_schema(responses=TreatmentAnswer, request=CompleteInput, summary="Confirm a treatment played for its full "
                    "duration, at the instant of the tap (`tapped_at`). Idempotency-Key header.")
     def post(self, request, treatment_id):
         data = self.CompleteInput(data=request.data)
@@ -170,13 +173,13 @@ class TreatmentCompleteApi(APIView):
 
 
 class TreatmentAbortApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=None, summary="Abort a treatment (no effect, no kit used)")
+    @extend_schema(responses=TreatmentAnswer, request=None, summary="Abort a treatment (no effect, no kit used)")
     def post(self, request, treatment_id):
         return _finish(request, treatment_id, treatments.treatment_abort)
 
 
 class ActionUndoApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=None, summary="Undo a state change of a character within 10 s "
+    @extend_schema(responses=UndoAnswer, request=None, summary="Undo a state change of a character within 10 s "
                    "(the narrator who made it): a correction line restores the state before it. A second call "
                    "answers the same correction.")
     def post(self, request, entry_id):

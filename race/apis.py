@@ -3,7 +3,6 @@ zombies. Views parse input, call one service and serialize the answer."""
 from __future__ import annotations
 
 from django.utils import timezone
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.views import APIView
@@ -13,6 +12,9 @@ from players.apis import login_url, login_url_answer
 from common.idempotency import idempotent
 from rulesets import RuleRefused
 
+from .action_answers import RaceZombieAnswer
+from .answers import (RaceCheckpointCreatedAnswer, RaceCourseChangedAnswer, RaceCourseCreatedAnswer,
+                      RaceCoursesAnswer, RaceEntriesAnswer, RaceEntryAnswer)
 from .selectors import boards
 from .labels import say
 from .models import Course, Entry
@@ -30,13 +32,14 @@ class CoursesApi(APIView):
 
     Input = RaceCourseInput
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Race courses with their balises "
+    @extend_schema(responses=RaceCoursesAnswer, summary="Race courses with their balises "
                    "(QR content included) and warnings, e.g. points per balise unconfirmed (organisers)")
     def get(self, request, event_id):
         event = race_for_organiser(request.user, event_id)
         return answer(request, boards.courses_view(event))
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=Input, summary="Create a course "
+    @extend_schema(responses={201: RaceCourseCreatedAnswer}, request=Input,
+                   summary="Create a course "
                    "(enfant 1 h, famille 1 h 30, sportif 2 h from the options, or a named one "
                    "with duration_s). Idempotency-Key header.")
     def post(self, request, event_id):
@@ -64,7 +67,8 @@ class CheckpointsApi(APIView):
 
     Input = RaceCheckpointInput
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=Input, summary="Add a balise to a "
+    @extend_schema(responses={201: RaceCheckpointCreatedAnswer}, request=Input,
+                   summary="Add a balise to a "
                    "course (organisers). Idempotency-Key header.")
     def post(self, request, course_id):
         course = course_for_organiser(request.user, course_id)
@@ -84,7 +88,7 @@ class CoursePointsApi(APIView):
 
     Input = RacePointsInput
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=Input, summary="Set and confirm the "
+    @extend_schema(responses=RaceCourseChangedAnswer, request=Input, summary="Set and confirm the "
                    "points a balise is worth on this course: the warning goes (organisers). "
                    "Idempotency-Key header.")
     def post(self, request, course_id):
@@ -114,13 +118,13 @@ class EntriesApi(APIView):
 
     Input = RaceEntryInput
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Every entry with its phone number, "
+    @extend_schema(responses=RaceEntriesAnswer, summary="Every entry with its phone number, "
                    "gear, deposit, lives, punches and score (organisers)")
     def get(self, request, event_id):
         event = race_for_organiser(request.user, event_id)
         return answer(request, boards.entries_view(event, timezone.now()))
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=Input, summary="Register a solo "
+    @extend_schema(responses={201: RaceEntryAnswer}, request=Input, summary="Register a solo "
                    "survivor or a team: finger, phone number (organisers only see it), "
                    "deposit. Creates its login (a character). Idempotency-Key header.")
     def post(self, request, event_id):
@@ -153,7 +157,7 @@ class ZombiesApi(APIView):
 
     Input = RaceZombieInput
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=Input, summary="Create a zombie's "
+    @extend_schema(responses={201: RaceZombieAnswer}, request=Input, summary="Create a zombie's "
                    "login (role zombie) and answer its one-time login link (organisers). "
                    "Idempotency-Key header: a replay answers a fresh link.")
     def post(self, request, event_id):

@@ -7,7 +7,6 @@ input, and the one service it calls. The answer is the entry as the caller may s
 from __future__ import annotations
 
 from django.utils import timezone
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers
 from rest_framework.views import APIView
@@ -17,6 +16,9 @@ from schedule.day_apis import AwareDateTimeField
 from common.idempotency import idempotent
 from players.selectors import is_narrator
 
+from .action_answers import (RaceInfractionRecordedAnswer, RacePunchedAnswer,
+                             RaceZoneLossRecordedAnswer)
+from .answers import RaceEntryAnswer
 from .selectors.boards import entry_answer
 from .models import Infraction, LifeLoss, Punch
 from .selectors.entries import (entry_for_marshal, entry_for_organiser, entry_for_reporter,
@@ -25,11 +27,12 @@ from .services import entries, lives, punches, running
 
 
 def _summary(text: str):
-    """The schema of an action: its input serializer (none for an empty one), its summary."""
+    """The schema of an action: its input serializer (none for an empty one), its answer
+    (with its status), its summary."""
     def document(view):
         request = view.Input if view.Input.__dict__.get("_declared_fields") else None
         return extend_schema_view(post=extend_schema(
-            responses=OpenApiTypes.OBJECT, request=request,
+            responses={view.status: view.Answer}, request=request,
             summary=text + " Idempotency-Key header."))(view)
     return document
 
@@ -43,6 +46,7 @@ class _EntryAction(APIView):
         pass
 
     Input = RaceNoInput
+    Answer = RaceEntryAnswer
     status = 200
 
     def lookup(self, request, entry_id):
@@ -65,7 +69,7 @@ class _EntryAction(APIView):
 
 
 class EntryApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="An entry: lives, deadline instant "
+    @extend_schema(responses=RaceEntryAnswer, summary="An entry: lives, deadline instant "
                    "(time left), punches, score estimate, status. Its survivor (own entry "
                    "only, no phone number) or organisers (with it).")
     def get(self, request, entry_id):
@@ -174,7 +178,7 @@ class PunchApi(_EntryAction):
         checkpoint = serializers.CharField(max_length=200)
 
     Input = RacePunchInput
-
+    Answer = RacePunchedAnswer
     status = 201
 
     def lookup(self, request, entry_id):
@@ -195,7 +199,7 @@ class ZoneLossApi(_EntryAction):
         note = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
 
     Input = RaceZoneLossInput
-
+    Answer = RaceZoneLossRecordedAnswer
     status = 201
 
     def lookup(self, request, entry_id):
@@ -218,7 +222,7 @@ class InfractionApi(_EntryAction):
                                                   default=0)
 
     Input = RaceInfractionInput
-
+    Answer = RaceInfractionRecordedAnswer
     status = 201
 
     def lookup(self, request, entry_id):
@@ -237,7 +241,7 @@ class LifeLossVoidApi(APIView):
 
     Input = RaceVoidInput
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=Input, summary="Void a life loss "
+    @extend_schema(responses=RaceEntryAnswer, request=Input, summary="Void a life loss "
                    "(invalid grab, wrong call): the life comes back, with the reason "
                    "(organisers). Idempotency-Key header.")
     def post(self, request, loss_id):

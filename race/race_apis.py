@@ -19,6 +19,9 @@ from common.parsers import JSONParser
 from rulesets import RuleRefused
 from schedule.day_apis import AwareDateTimeField
 
+from .action_answers import (RaceBibAnswer, RaceEntriesImportAnswer, RaceGrabAnswer,
+                             RaceIofImportAnswer, RaceMassStartAnswer, RacePunchImportAnswer)
+from .answers import RaceLeaderboardAnswer, RaceSafetyAnswer
 from .selectors import boards
 from .labels import say
 from .models import Entry
@@ -37,7 +40,7 @@ class MassStartApi(APIView):
 
     Input = RaceMassStartInput
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=Input, summary="Mass start: every "
+    @extend_schema(responses=RaceMassStartAnswer, request=Input, summary="Mass start: every "
                    "registered entry of the course whose gear is checked starts; the others "
                    "are listed with what they miss (organisers). Idempotency-Key header.")
     def post(self, request, course_id):
@@ -62,11 +65,11 @@ class PunchImportApi(APIView):
     parser_classes = [CsvParser, JSONParser, MultiPartParser]
     body_limit_setting = "IMPORT_MAX_BODY"      # a whole file (common.middleware)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=OpenApiTypes.OBJECT, summary="Import "
-                   "the finger readout: a CSV (finger,checkpoint,time or doigt;balise;heure) as "
-                   "text/csv, {\"csv\": text} or a multipart `file`. Any bad row refuses the file "
-                   "(400, every bad row with its line and reason) and imports nothing "
-                   "(organisers). Idempotency-Key header.")
+    @extend_schema(responses={201: RacePunchImportAnswer}, request=OpenApiTypes.OBJECT,
+                   summary="Import the finger readout: a CSV (finger,checkpoint,time or "
+                   "doigt;balise;heure) as text/csv, {\"csv\": text} or a multipart `file`. "
+                   "Any bad row refuses the file (400, every bad row with its line and "
+                   "reason) and imports nothing (organisers). Idempotency-Key header.")
     def post(self, request, event_id):
         event = race_for_organiser(request.user, event_id)
         text = uploaded_csv_text(request.data, empty=say("csv_empty"))
@@ -80,11 +83,12 @@ class EntriesImportApi(APIView):
     parser_classes = [CsvParser, JSONParser, MultiPartParser]
     body_limit_setting = "IMPORT_MAX_BODY"      # a whole file (common.middleware)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=OpenApiTypes.OBJECT, summary="Import "
-                   "entries: a CSV (name, course, finger, phone; kind, members, carrier, deposit) "
-                   "as text/csv, {\"csv\": text} or a multipart `file`. Any bad line refuses the "
-                   "file (400 csv_rejected, every bad line with its number and reason) and imports "
-                   "nothing (organisers). Idempotency-Key header.")
+    @extend_schema(responses={201: RaceEntriesImportAnswer}, request=OpenApiTypes.OBJECT,
+                   summary="Import entries: a CSV (name, course, finger, phone; kind, members, "
+                   "carrier, deposit) as text/csv, {\"csv\": text} or a multipart `file`. "
+                   "Any bad line refuses the file (400 csv_rejected, every bad line with its "
+                   "number and reason) and imports nothing (organisers). Idempotency-Key "
+                   "header.")
     def post(self, request, event_id):
         event = race_for_organiser(request.user, event_id)
         text = uploaded_csv_text(request.data, empty=say("entries_empty"))
@@ -120,12 +124,13 @@ class IofImportApi(APIView):
     parser_classes = [XmlParser, JSONParser, MultiPartParser]
     body_limit_setting = "IMPORT_MAX_BODY"      # a whole file (common.middleware)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=OpenApiTypes.OBJECT, summary="Import "
-                   "an IOF XML 3.0 EntryList (entries) or CourseData (courses, balises, class "
-                   "assignments), as an application/xml body, {\"xml\": text} or a multipart "
-                   "`file` (optional `duration_s` or `duration_min` for a new course). Any bad "
-                   "element refuses the file (400 csv_rejected, every problem with its line and "
-                   "reason) and imports nothing (organisers). Idempotency-Key header.")
+    @extend_schema(responses={201: RaceIofImportAnswer}, request=OpenApiTypes.OBJECT,
+                   summary="Import an IOF XML 3.0 EntryList (entries) or CourseData (courses, "
+                   "balises, class assignments), as an application/xml body, {\"xml\": text} "
+                   "or a multipart `file` (optional `duration_s` or `duration_min` for a new "
+                   "course). Any bad element refuses the file (400 csv_rejected, every "
+                   "problem with its line and reason) and imports nothing (organisers). "
+                   "Idempotency-Key header.")
     def post(self, request, event_id):
         event = race_for_organiser(request.user, event_id)
         data = request.data if hasattr(request.data, "get") else {}
@@ -142,7 +147,7 @@ class IofImportApi(APIView):
 
 
 class BibApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="A zombie scans a bib: the survivor's "
+    @extend_schema(responses=RaceBibAnswer, summary="A zombie scans a bib: the survivor's "
                    "name, lives left and the rules to confirm before a grab (zombies, organisers)")
     def get(self, request, event_id, code):
         event = race_for_zombie(request.user, event_id)
@@ -167,7 +172,7 @@ class GrabApi(APIView):
 
     Input = RaceGrabInput
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=Input, summary="A zombie records a "
+    @extend_schema(responses={201: RaceGrabAnswer}, request=Input, summary="A zombie records a "
                    "flag pulled, confirming the rules (each one GET bibs/ lists); refused without "
                    "them, naming what is missing (zombies, organisers). Idempotency-Key header.")
     def post(self, request, event_id):
@@ -188,7 +193,7 @@ class GrabApi(APIView):
 
 
 class LeaderboardApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="The live leaderboard per course: "
+    @extend_schema(responses=RaceLeaderboardAnswer, summary="The live leaderboard per course: "
                    "finished entries ranked (score, then tie-breaks), the others with their "
                    "estimate; warnings (organisers)")
     def get(self, request, event_id):
@@ -197,7 +202,7 @@ class LeaderboardApi(APIView):
 
 
 class SafetyApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Safety board: who is still out per "
+    @extend_schema(responses=RaceSafetyAnswer, summary="Safety board: who is still out per "
                    "course, who is overdue and by how much, with the phone number given at "
                    "registration (organisers)")
     def get(self, request, event_id):

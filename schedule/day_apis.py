@@ -3,12 +3,12 @@ after a day end (schedule/services/days.py)."""
 from __future__ import annotations
 
 from django.utils import timezone
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.views import APIView
 
 from schedule import selectors
+from schedule.answers import DayCancelledAnswer, DayScheduledAnswer, DaysAnswer
 from schedule.services import days
 from common.http import answer
 from common.idempotency import idempotent
@@ -35,12 +35,12 @@ class EventDaysApi(APIView):
         kind = serializers.ChoiceField(choices=[kind for kind, _ in GameDay.KINDS])
         due_at = AwareDateTimeField()
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="The scheduled dawns and day ends (narrators), and the characters whose untreated wounds await a narrator's decision")
+    @extend_schema(responses=DaysAnswer, summary="The scheduled dawns and day ends (narrators), and the characters whose untreated wounds await a narrator's decision")
     def get(self, request, event_id):
         event = event_for_narrator(request.user, event_id)
         return answer(request, selectors.days_view(event, timezone.now()))
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=DayInput, summary="Schedule a dawn or a day end at a wall-clock instant (narrators). Idempotency-Key header.")
+    @extend_schema(responses={201: DayScheduledAnswer}, request=DayInput, summary="Schedule a dawn or a day end at a wall-clock instant (narrators). Idempotency-Key header.")
     def post(self, request, event_id):
         event = event_for_narrator(request.user, event_id)
         data = self.DayInput(data=request.data)
@@ -53,7 +53,7 @@ class EventDaysApi(APIView):
 
 
 class EventDayApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Cancel a dawn or day end that has not run yet (narrators). Idempotency-Key header.")
+    @extend_schema(responses={200: DayCancelledAnswer}, summary="Cancel a dawn or day end that has not run yet (narrators). Idempotency-Key header.")
     def delete(self, request, event_id, day_id):
         event = event_for_narrator(request.user, event_id)
 

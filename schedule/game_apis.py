@@ -4,7 +4,6 @@ start and end them; anyone in the event reads them. A stop during a game is the 
 from __future__ import annotations
 
 from django.utils import timezone
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.views import APIView
@@ -12,6 +11,7 @@ from rest_framework.views import APIView
 from players.selectors import clock_snapshot
 
 from schedule import selectors
+from schedule.answers import GameChangedAnswer, GamesAnswer
 from schedule.services import games
 from common.http import answer
 from schedule.day_apis import AwareDateTimeField
@@ -28,12 +28,12 @@ class EventGamesApi(APIView):
         options = serializers.DictField(required=False, default=dict)
         start_at = AwareDateTimeField()
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="The games of the day (anyone in the event): each game, the one being played, the next one announced")
+    @extend_schema(responses=GamesAnswer, summary="The games of the day (anyone in the event): each game, the one being played, the next one announced")
     def get(self, request, event_id):
         event = event_for_member(request.user, event_id)
         return answer(request, selectors.games_view(event))
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=AnnounceInput, summary="Announce the next game (organisers): scenario, options, start time; every phone shows it. Announced again before it starts, the same game is revised. Idempotency-Key header.")
+    @extend_schema(responses={201: GameChangedAnswer}, request=AnnounceInput, summary="Announce the next game (organisers): scenario, options, start time; every phone shows it. Announced again before it starts, the same game is revised. Idempotency-Key header.")
     def post(self, request, event_id):
         event = event_for_narrator(request.user, event_id)
         data = self.AnnounceInput(data=request.data)
@@ -46,7 +46,7 @@ class EventGamesApi(APIView):
 
 
 class GameStartApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=None, summary="Start an announced game (organisers): its options apply, the clock runs, every player goes back to spawn. Idempotency-Key header.")
+    @extend_schema(responses=GameChangedAnswer, request=None, summary="Start an announced game (organisers): its options apply, the clock runs, every player goes back to spawn. Idempotency-Key header.")
     def post(self, request, game_id):
         game = selectors.game_for_narrator(request.user, game_id)
 
@@ -56,7 +56,7 @@ class GameStartApi(APIView):
 
 
 class GameEndApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=None, summary="End the game being played (organisers): the clock pauses and phones stop showing it. Idempotency-Key header.")
+    @extend_schema(responses=GameChangedAnswer, request=None, summary="End the game being played (organisers): the clock pauses and phones stop showing it. Idempotency-Key header.")
     def post(self, request, game_id):
         game = selectors.game_for_narrator(request.user, game_id)
 

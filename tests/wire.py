@@ -56,26 +56,34 @@ def _components() -> dict:
     return _strict(copy.deepcopy(document().get("components", {})))
 
 
-def answer_schema(method: str, path: str, status: int) -> dict | None:
-    """The declared schema of this answer, or None when the document declares none (an
-    error, or a path the document leaves out)."""
-    for pattern, operation_method, operation in _operations():
+def _operation(method: str, path: str) -> int | None:
+    """The index of the operation serving this request in `_operations()`."""
+    for index, (pattern, operation_method, _) in enumerate(_operations()):
         if operation_method == method and pattern.match(path):
-            declared = operation.get("responses", {}).get(str(status), {})
-            schema = declared.get("content", {}).get("application/json", {}).get("schema")
-            return None if schema is None else {**_strict(schema), "components": _components()}
+            return index
     return None
+
+
+@functools.cache
+def _validator(operation: int, status: int) -> jsonschema.Validator | None:
+    """Built once per operation and status: every API test reads through it."""
+    declared = _operations()[operation][2].get("responses", {}).get(str(status), {})
+    schema = declared.get("content", {}).get("application/json", {}).get("schema")
+    if schema is None:
+        return None
+    return jsonschema.Draft202012Validator({**_strict(schema), "components": _components()})
 
 
 def answer_errors(method: str, path: str, status: int, body) -> list[str]:
     """What in this answer its schema does not allow (`server_time`, which every answer
-    carries for the phone's clock, aside)."""
-    schema = answer_schema(method, path, status)
-    if schema is None:
+    carries for the phone's clock, aside). Nothing when the document declares no schema
+    for it (an error, or a path the document leaves out)."""
+    operation = _operation(method, path)
+    validator = None if operation is None else _validator(operation, status)
+    if validator is None:
         return []
     if isinstance(body, dict):
         body = {key: value for key, value in body.items() if key != "server_time"}
-    validator = jsonschema.Draft202012Validator(schema)
     return [f"{'/'.join(map(str, error.absolute_path)) or '(top)'}: {error.message}"
             for error in validator.iter_errors(body)]
 

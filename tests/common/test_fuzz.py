@@ -1,7 +1,8 @@
 """The OpenAPI schema, fuzzed: schemathesis makes valid and invalid requests for every
 operation of /api/schema/ and sends them to the app in process (WSGI), signed in as a
 player (a medic, so the treatment endpoints do real work) and as a narrator. No request
-may answer 5xx. Bounded and derandomized: the same requests on every run."""
+may answer 5xx, and every answer that succeeds must be what its schema declares, strictly
+(tests/wire.py). Bounded and derandomized: the same requests on every run."""
 from __future__ import annotations
 
 from contextlib import contextmanager
@@ -21,6 +22,7 @@ from effects.services.requests import request_ask
 from effects.services.effects import effect_push
 from health.services import character_act
 from health.treatments import treatment_start
+from wire import answer_errors
 
 pytestmark = pytest.mark.django_db
 
@@ -89,6 +91,10 @@ def fuzz(operation, mode, real_ids, cookies, headers) -> None:
         sent = {**headers, **({"Idempotency-Key": key} if key else {})}
         response = case.call(cookies=cookies, headers=sent, buffered=True)
         case.validate_response(response, checks=[not_a_server_error], headers=sent)
+        if 200 <= response.status_code < 300 and "json" in response.headers.get("content-type", [""])[0]:
+            errors = answer_errors(case.method.upper(), case.formatted_path, response.status_code,
+                                   response.json())
+            assert not errors, f"{case.method} {case.formatted_path}: " + "; ".join(errors[:5])
 
     run()
 
