@@ -1,28 +1,12 @@
 """The wire format of live's answers (live/apis.py), as /api/schema/ shows them and the
-tests check them (tests/wire.py)."""
+tests check them (tests/wire.py); a character's snapshot is in snapshot_answers.py."""
 from __future__ import annotations
 
 from rest_framework import serializers
 
-from players.answers import ClockAnswer, OpenAnswer
+from players.answers import ClockAnswer
 
-
-class LiveSnapshotCharacter(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    code = serializers.CharField()
-    team = serializers.CharField(allow_null=True)
-    event = serializers.IntegerField()
-    ruleset = serializers.CharField()
-    language = serializers.CharField()
-
-
-class LiveViewCharacter(OpenAnswer):
-    """A character's snapshot (live/snapshots.py): live builds `character` and `clock`; the
-    apps add their sections (health, treatments, effects, fights), as
-    GET /api/characters/{character_id}/ shows them."""
-    character = LiveSnapshotCharacter()
-    clock = ClockAnswer()
+from .snapshot_answers import CharacterSnapshotAnswer
 
 
 class LiveViewEvent(serializers.Serializer):
@@ -34,7 +18,7 @@ class LiveViewEvent(serializers.Serializer):
 class LiveViewAnswer(serializers.Serializer):
     event = LiveViewEvent()
     clock = ClockAnswer()
-    characters = LiveViewCharacter(many=True, help_text="Soonest deadline first")
+    characters = CharacterSnapshotAnswer(many=True, help_text="Each one's snapshot, soonest deadline first")
 
 
 class CharacterCreatedAnswer(serializers.Serializer):

@@ -13,8 +13,8 @@ from .models import PHONE_CHECKS
 
 class OpenAnswer(serializers.Serializer):
     """An answer whose declared fields are always there and to which other apps add their
-    own (the sections a character's snapshot or a personal-data export gathers): its schema
-    allows more fields than it names."""
+    own (the sections a personal-data export gathers, which players cannot name): its
+    schema allows more fields than it names."""
 
 
 class OpenAnswerSchema(OpenApiSerializerExtension):

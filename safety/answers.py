@@ -168,7 +168,7 @@ class PositionRecordedAnswer(serializers.Serializer):
     position_at = serializers.DateTimeField(help_text="The latest fix kept (an older one is ignored)")
 
 
-class OutForRealAnswer(serializers.Serializer):
+class OutForRealSetAnswer(serializers.Serializer):
     character = serializers.IntegerField()
     out_for_real = serializers.BooleanField()
     reason = serializers.CharField(allow_null=True)

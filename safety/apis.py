@@ -20,7 +20,7 @@ from players.selectors import (character_visible, event_for_member, event_for_na
                                is_narrator, own_character)
 
 from . import services
-from .answers import (ContactAnswer, HelpCallAnswer, HelpCallsAnswer, OutForRealAnswer,
+from .answers import (ContactAnswer, HelpCallAnswer, HelpCallsAnswer, OutForRealSetAnswer,
                       OwnHelpCallAnswer, PositionRecordedAnswer, SafetyBoardAnswer,
                       SafetySettingsAnswer, TrackingAnswer)
 from .models import HelpCall
@@ -221,7 +221,7 @@ class OutForRealApi(APIView):
         out = serializers.BooleanField(default=True, help_text="false: lift it, back in the game")
         reason = serializers.CharField(max_length=200, required=False, allow_blank=True)
 
-    @extend_schema(request=HoldInput, responses=OutForRealAnswer,
+    @extend_schema(request=HoldInput, responses=OutForRealSetAnswer,
                    summary="Out of the game for real (a real injury; narrators): this "
                            "character's timers stop, and resume where they were when it is "
                            "lifted (out=false). Idempotency-Key header.")
