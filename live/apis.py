@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from django.utils import timezone
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.views import APIView
@@ -12,6 +11,7 @@ from common.idempotency import idempotent
 from players import services
 from players.selectors import event_for_narrator
 
+from .answers import CharacterCreatedAnswer, LiveViewAnswer
 from .snapshots import event_live_view
 
 
@@ -23,12 +23,12 @@ class EventCharactersApi(APIView):
         kits = serializers.DictField(child=serializers.IntegerField(min_value=0), required=False,
                                      default=dict)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Narrators' live view: every character, soonest deadline first")
+    @extend_schema(responses=LiveViewAnswer, summary="Narrators' live view: every character, soonest deadline first")
     def get(self, request, event_id):
         event = event_for_narrator(request.user, event_id)
         return answer(request, event_live_view(event, timezone.now()))
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=CharacterInput, summary="Create a character (narrators)")
+    @extend_schema(responses={201: CharacterCreatedAnswer}, request=CharacterInput, summary="Create a character (narrators)")
     def post(self, request, event_id):
         event = event_for_narrator(request.user, event_id)
         data = self.CharacterInput(data=request.data)

@@ -6,7 +6,6 @@ import qrcode
 import qrcode.image.svg
 from django.contrib.auth import get_user_model
 from django.shortcuts import get_object_or_404
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework.views import APIView
 
@@ -14,6 +13,7 @@ from common.http import answer
 from common.idempotency import SECRET_REISSUERS, carrying_secret, idempotent
 
 from . import access_services, services
+from .answers import LostPhoneAnswer
 from .apis import login_url
 from .models import Character, Event
 from .selectors import event_for_narrator
@@ -37,7 +37,7 @@ SECRET_REISSUERS["lost_phone_login"] = _login_reissue
 
 
 class LostPhoneApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=None, summary="A lost or stolen phone "
+    @extend_schema(responses=LostPhoneAnswer, request=None, summary="A lost or stolen phone "
                    "(organisers of the character's event): every session of the character's login "
                    "ends at once (its requests answer 401 logged_out, its open websockets close "
                    "with 4403) and a new login link is issued, as a URL and a QR code (SVG). "

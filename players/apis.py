@@ -28,6 +28,8 @@ from common.numbers import whole_number
 from common.idempotency import SECRET_REISSUERS, carrying_secret, idempotent
 
 from . import services, setup_services
+from .answers import (EventCreatedAnswer, JournalAnswer, LoginAnswer, LoginLinkAnswer, MeAnswer,
+                      MyEventsAnswer, RulesetAnswer)
 from .login_cards import login_card_replace
 from .models import Character, Event
 from .selectors import event_for_member, event_for_narrator, journal_entries, user_events
@@ -39,7 +41,7 @@ class LoginApi(APIView):
     class LoginInput(serializers.Serializer):
         token = serializers.CharField(max_length=200)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=LoginInput, summary="Open a session from a one-time login link")
+    @extend_schema(responses=LoginAnswer, request=LoginInput, summary="Open a session from a one-time login link")
     def post(self, request):
         data = self.LoginInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -73,7 +75,7 @@ def _is_medic(character: Character) -> bool:
 
 
 class MeApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Who am I: my events, roles and characters")
+    @extend_schema(responses=MeAnswer, summary="Who am I: my events, roles and characters")
     def get(self, request):
         return answer(request, {"user": request.user.get_username(),
                                 "events": user_events(request.user),
@@ -81,7 +83,7 @@ class MeApi(APIView):
 
 
 class RulesetApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="A ruleset as data: states, timers, actions, points, options, "
+    @extend_schema(responses=RulesetAnswer, summary="A ruleset as data: states, timers, actions, points, options, "
                    "effect catalogue, abilities")
     def get(self, request, key):
         if key not in available_rulesets():
@@ -130,11 +132,11 @@ class EventListApi(APIView):
         starts_on = serializers.DateField(required=False, allow_null=True, default=None)
         start_clock = serializers.BooleanField(default=False)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="My events")
+    @extend_schema(responses=MyEventsAnswer, summary="My events")
     def get(self, request):
         return answer(request, {"events": user_events(request.user)})
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=EventInput, summary="Create an event (organisers with a staff account)")
+    @extend_schema(responses={201: EventCreatedAnswer}, request=EventInput, summary="Create an event (organisers with a staff account)")
     def post(self, request):
         if not request.user.is_staff:
             raise PermissionDenied()
@@ -166,7 +168,7 @@ def login_url_answer(request, data: dict, *, event, user, status=201):
 
 
 class LoginLinkApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=None, summary="Issue a one-time login link for a character (narrators); "
+    @extend_schema(responses={201: LoginLinkAnswer}, request=None, summary="Issue a one-time login link for a character (narrators); "
                    "the person's older links stop working. Idempotency-Key header: a replay issues a fresh link.")
     def post(self, request, character_id):
         character = get_object_or_404(Character.objects.select_related("event"), pk=character_id)
@@ -180,7 +182,7 @@ class LoginLinkApi(APIView):
 
 
 class LoginQrApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=None, summary="Replace a character's card code (narrators) and answer "
+    @extend_schema(responses={(200, "image/svg+xml"): OpenApiTypes.STR}, request=None, summary="Replace a character's card code (narrators) and answer "
                    "its login QR code (SVG): their printed card and unused links stop working, nobody else's change")
     def post(self, request, character_id):
         character = get_object_or_404(Character.objects.select_related("event"), pk=character_id)
@@ -199,7 +201,7 @@ def _journal_row(entry) -> dict:
 
 
 class JournalApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, parameters=[OpenApiParameter("after", int), OpenApiParameter("character", int),
+    @extend_schema(responses=JournalAnswer, parameters=[OpenApiParameter("after", int), OpenApiParameter("character", int),
                                OpenApiParameter("last", int, description="only the newest N lines")],
                    summary="The journal (narrators), oldest first, 500 lines a page")
     def get(self, request, event_id):
@@ -211,7 +213,7 @@ class JournalApi(APIView):
 
 
 class JournalCsvApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="The whole journal as CSV (narrators)")
+    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR}, summary="The whole journal as CSV (narrators)")
     def get(self, request, event_id):
         event = event_for_narrator(request.user, event_id)
         out = io.StringIO()

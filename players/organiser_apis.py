@@ -16,12 +16,14 @@ from common.parsers import JSONParser
 from rulesets.sheet import sheet_fields
 
 from . import roster_services, services
+from .answers import (CharacterPsychAnswer, EventOptionsAnswer, RosterColumnsAnswer,
+                      RosterImportedAnswer)
 from .apis import answer
 from .selectors import character_visible, event_for_narrator, event_options
 
 
 class EventOptionsApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="The event's rule options (narrators): each with its value, the ruleset's default and the allowed choices")
+    @extend_schema(responses=EventOptionsAnswer, summary="The event's rule options (narrators): each with its value, the ruleset's default and the allowed choices")
     def get(self, request, event_id):
         event = event_for_narrator(request.user, event_id)
         return answer(request, {"event": event.pk, "ruleset": event.ruleset,
@@ -32,7 +34,7 @@ class CharacterPsychApi(APIView):
     class CharacterPsychInput(serializers.Serializer):
         psych = serializers.DictField(child=serializers.JSONField())
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=CharacterPsychInput, summary="Narrators set a character's psychological traits (Humeur, Activité, Empathie, Assurance). Idempotency-Key header.")
+    @extend_schema(responses=CharacterPsychAnswer, request=CharacterPsychInput, summary="Narrators set a character's psychological traits (Humeur, Activité, Empathie, Assurance). Idempotency-Key header.")
     def post(self, request, character_id):
         character, as_narrator = character_visible(request.user, character_id)
         if not as_narrator:
@@ -51,12 +53,12 @@ class RosterImportApi(APIView):
     parser_classes = [CsvParser, JSONParser, MultiPartParser]
     body_limit_setting = "IMPORT_MAX_BODY"      # a whole file (common.middleware)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="The columns a roster file may have for this event's ruleset (narrators)")
+    @extend_schema(responses=RosterColumnsAnswer, summary="The columns a roster file may have for this event's ruleset (narrators)")
     def get(self, request, event_id):
         event = event_for_narrator(request.user, event_id)
         return answer(request, {"event": event.pk, "columns": ["name", "team", *sorted(sheet_fields(event.rules()))]})
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=OpenApiTypes.OBJECT, summary="Import the "
+    @extend_schema(responses={201: RosterImportedAnswer}, request=OpenApiTypes.OBJECT, summary="Import the "
                    "roster: a CSV (name, team, then sheet fields) as text/csv, {\"csv\": text} or a "
                    "multipart `file`. Any bad line refuses the file (400 csv_rejected, every bad line "
                    "with its number and reason) and imports nothing (narrators). Idempotency-Key header.")

@@ -2,7 +2,6 @@
 retention period. Views parse input, call one service and serialize the answer."""
 from __future__ import annotations
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.views import APIView
@@ -12,6 +11,7 @@ from common.idempotency import idempotent
 from rulesets import RuleRefused
 
 from . import privacy_services as services
+from .privacy_answers import EventPersonalDataAnswer, PersonErasedAnswer, PersonExportAnswer
 from .privacy_selectors import character_for_organiser, event_personal_data
 from .selectors import event_for_narrator
 
@@ -20,7 +20,7 @@ class PersonExportApi(APIView):
     class ExportInput(serializers.Serializer):
         pass
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=None, summary="Everything the event "
+    @extend_schema(responses=PersonExportAnswer, request=None, summary="Everything the event "
                    "holds on a character's person, as one JSON document (organisers). A POST: "
                    "the journal records who exported whom. No Idempotency-Key: the document "
                    "is never stored, a retry exports again.")
@@ -40,7 +40,7 @@ class PersonEraseApi(APIView):
         # cannot be undone, so nothing that merely reads as true confirms it.
         confirm = serializers.JSONField(default=False, allow_null=True)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=EraseInput, summary="Erase a "
+    @extend_schema(responses=PersonErasedAnswer, request=EraseInput, summary="Erase a "
                    "character's person from the event (organisers): names become a pseudonym, "
                    "contact details and login links go, the game facts stay. Needs "
                    "confirm: true; erasing twice answers the same. Idempotency-Key header.")
@@ -61,14 +61,14 @@ class EventPersonalDataApi(APIView):
         # Checked by the service, which words the refusal in the caller's language.
         retention_days = serializers.JSONField(allow_null=True)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="The event's retention of personal "
+    @extend_schema(responses=EventPersonalDataAnswer, summary="The event's retention of personal "
                    "data (organisers): its period, when the event ended, when its data is or "
                    "was purged")
     def get(self, request, event_id):
         event = event_for_narrator(request.user, event_id)
         return answer(request, event_personal_data(event))
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=RetentionInput, summary="Set how "
+    @extend_schema(responses=EventPersonalDataAnswer, request=RetentionInput, summary="Set how "
                    "many days after its end the event's personal data is kept (organisers). "
                    "Idempotency-Key header.")
     def post(self, request, event_id):

@@ -3,7 +3,6 @@ every phone of their event."""
 from __future__ import annotations
 
 from django.utils import timezone
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.views import APIView
@@ -11,6 +10,7 @@ from rest_framework.views import APIView
 from common.http import answer
 from common.idempotency import idempotent
 
+from .answers import EventPhonesAnswer, PhoneReadinessAnswer
 from .models import PHONE_CHECKS
 from .readiness_selectors import event_phone_readiness, readiness_row
 from .readiness_services import phone_readiness_report
@@ -36,7 +36,7 @@ class PhoneReadinessApi(APIView):
         battery_level = serializers.FloatField(required=False, allow_null=True, default=None,
                                                min_value=0, max_value=1)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=ReadinessInput,
+    @extend_schema(responses=PhoneReadinessAnswer, request=ReadinessInput,
                    summary="The player's phone reports its self-check (its own character only); "
                            "the latest check is kept. Idempotency-Key header.")
     def post(self, request, character_id):
@@ -52,7 +52,7 @@ class PhoneReadinessApi(APIView):
 
 
 class EventPhonesApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT,
+    @extend_schema(responses=EventPhonesAnswer,
                    summary="Narrators: whether each character's phone is ready, and how many "
                            "phones fail each check or never reported")
     def get(self, request, event_id):

@@ -1,7 +1,6 @@
 """The browser's side of Web Push: the server's public key, and its subscription."""
 from __future__ import annotations
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
@@ -11,10 +10,11 @@ from common.http import answer
 from common.idempotency import idempotent
 
 from . import keys, services
+from .answers import PushKeyAnswer, PushSubscribedAnswer
 
 
 class PushKeyApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="The VAPID public key (applicationServerKey) to subscribe with")
+    @extend_schema(responses=PushKeyAnswer, summary="The VAPID public key (applicationServerKey) to subscribe with")
     def get(self, request):
         return answer(request, {"public_key": keys.public_key()})
 
@@ -34,7 +34,7 @@ class EndpointInput(serializers.Serializer):
 
 
 class PushSubscriptionsApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, request=SubscriptionInput,
+    @extend_schema(responses={201: PushSubscribedAnswer}, request=SubscriptionInput,
                    summary="Register this browser for push (PushSubscription.toJSON()); "
                            "idempotent per endpoint")
     def post(self, request):

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import PermissionDenied
@@ -21,6 +20,9 @@ from players.selectors import (character_visible, event_for_member, event_for_na
                                is_narrator, own_character)
 
 from . import services
+from .answers import (ContactAnswer, HelpCallAnswer, HelpCallsAnswer, OutForRealSetAnswer,
+                      OwnHelpCallAnswer, PositionRecordedAnswer, SafetyBoardAnswer,
+                      SafetySettingsAnswer, TrackingAnswer)
 from .models import HelpCall
 from .selectors import (call_view, call_view_for_caller, character_for_safety, event_calls,
                         event_for_safety, is_safety_responder, own_calls, safety_board,
@@ -40,7 +42,7 @@ class HelpCallsApi(APIView):
         tapped_at = serializers.DateTimeField(required=False)
         position = PositionInput(required=False, allow_null=True)
 
-    @extend_schema(request=CallInput, responses=OpenApiTypes.OBJECT,
+    @extend_schema(request=CallInput, responses={201: OwnHelpCallAnswer},
                    summary="I need help (real): a call to the organisers from anyone in the "
                            "event; pauses nothing. Idempotency-Key header.")
     def post(self, request, event_id):
@@ -56,7 +58,7 @@ class HelpCallsApi(APIView):
             return answer(request, call_view_for_caller(call), status=201)
         return idempotent(request, run)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT,
+    @extend_schema(responses=HelpCallsAnswer,
                    summary="Responders (narrators, safety team): every call not closed and "
                            "the last closed ones. Anyone else: their own calls only.")
     def get(self, request, event_id):
@@ -73,7 +75,7 @@ def _call_for_responder(request, call_id: int) -> HelpCall:
 
 
 class HelpTakeApi(APIView):
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT,
+    @extend_schema(request=None, responses=HelpCallAnswer,
                    summary="I'm on it (narrators, safety team). Idempotency-Key header.")
     def post(self, request, call_id):
         call = _call_for_responder(request, call_id)
@@ -86,7 +88,7 @@ class HelpCloseApi(APIView):
         outcome = serializers.ChoiceField(choices=HelpCall.OUTCOMES)
         note = serializers.CharField(max_length=HelpCall.NOTE_MAX, allow_blank=True, required=False)
 
-    @extend_schema(request=CloseInput, responses=OpenApiTypes.OBJECT,
+    @extend_schema(request=CloseInput, responses=HelpCallAnswer,
                    summary="Close a call with its outcome (narrators, safety team). "
                            "Idempotency-Key header.")
     def post(self, request, call_id):
@@ -99,7 +101,7 @@ class HelpCloseApi(APIView):
 
 
 class SafetyBoardApi(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT,
+    @extend_schema(responses=SafetyBoardAnswer,
                    summary="The safety board (narrators, safety team): calls, silent phones, low "
                            "batteries, out for real, not checked out after the end; still out "
                            "per team. `narrator`: whether the reader may change the settings, "
@@ -118,7 +120,7 @@ class SafetySettingsApi(APIView):
         ends_at = serializers.DateTimeField(required=False, allow_null=True)
         race_tracking = serializers.BooleanField(required=False)
 
-    @extend_schema(request=SettingsInput, responses=OpenApiTypes.OBJECT,
+    @extend_schema(request=SettingsInput, responses=SafetySettingsAnswer,
                    summary="The event's safety options (organisers). Idempotency-Key header.")
     def post(self, request, event_id):
         event = event_for_narrator(request.user, event_id)
@@ -142,7 +144,7 @@ class BatteryApi(APIView):
         level = serializers.FloatField(min_value=0, max_value=1)
         charging = serializers.BooleanField(required=False, allow_null=True)
 
-    @extend_schema(request=BatteryInput, responses=OpenApiTypes.OBJECT,
+    @extend_schema(request=BatteryInput, responses=ContactAnswer,
                    summary="The phone's battery (navigator.getBattery), by the character's player")
     def post(self, request, character_id):
         character = own_character(request.user, character_id)
@@ -157,13 +159,13 @@ class PositionApi(APIView):
     class FixInput(PositionInput):
         at = serializers.DateTimeField(help_text="The phone's fix time (GeolocationPosition.timestamp)")
 
-    @extend_schema(responses=OpenApiTypes.OBJECT,
+    @extend_schema(responses=TrackingAnswer,
                    summary="Whether the character's phone should share its position now "
                            "(`tracking`), and why not (`why_not`), for its player")
     def get(self, request, character_id):
         return answer(request, tracking_state(own_character(request.user, character_id)))
 
-    @extend_schema(request=FixInput, responses=OpenApiTypes.OBJECT,
+    @extend_schema(request=FixInput, responses=PositionRecordedAnswer,
                    summary="A runner's position while the event tracks its race (its player). "
                            "Only the latest fix is kept; an older one is ignored. "
                            "Idempotency-Key header.")
@@ -187,7 +189,7 @@ class CheckOutApi(APIView):
         out = serializers.BooleanField(default=True,
                                        help_text="false: back on the field (narrators, safety team)")
 
-    @extend_schema(request=CheckOutInput, responses=OpenApiTypes.OBJECT,
+    @extend_schema(request=CheckOutInput, responses=ContactAnswer,
                    summary="Left the field (its player, or a narrator or the safety team for "
                            "them), who may undo it with out=false. Idempotency-Key header.")
     def post(self, request, character_id):
@@ -203,7 +205,7 @@ class CheckOutApi(APIView):
 
 
 class SeenApi(APIView):
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT,
+    @extend_schema(request=None, responses=ContactAnswer,
                    summary="Mark a board row seen (narrators, safety team); journalled. "
                            "Idempotency-Key header.")
     def post(self, request, character_id):
@@ -219,7 +221,7 @@ class OutForRealApi(APIView):
         out = serializers.BooleanField(default=True, help_text="false: lift it, back in the game")
         reason = serializers.CharField(max_length=200, required=False, allow_blank=True)
 
-    @extend_schema(request=HoldInput, responses=OpenApiTypes.OBJECT,
+    @extend_schema(request=HoldInput, responses=OutForRealSetAnswer,
                    summary="Out of the game for real (a real injury; narrators): this "
                            "character's timers stop, and resume where they were when it is "
                            "lifted (out=false). Idempotency-Key header.")

@@ -16,6 +16,7 @@ from players.selectors import event_for_narrator
 from rulesets import RuleRefused
 
 from . import plans
+from .answers import SitePlanAnswer
 from .selectors import event_for_safety, plan_image, plan_view
 
 
@@ -43,7 +44,7 @@ class SitePlanApi(APIView):
     parser_classes = [ImageParser, MultiPartParser, JSONParser]
     body_limit_setting = "SITE_PLAN_MAX_BODY"    # a whole image (common.middleware)
 
-    @extend_schema(request=OpenApiTypes.BINARY, responses=OpenApiTypes.OBJECT,
+    @extend_schema(request=OpenApiTypes.BINARY, responses={201: SitePlanAnswer},
                    summary="Upload the event's site plan (organisers): a PNG, JPEG or WebP as "
                            "the body (Content-Type image/...) or a multipart `file`. Replaces "
                            "the last one and its reference points. Idempotency-Key header.")
@@ -64,7 +65,7 @@ class SitePlanPointsApi(APIView):
     class PointsInput(serializers.Serializer):
         points = serializers.ListField(max_length=10)
 
-    @extend_schema(request=PointsInput, responses=OpenApiTypes.OBJECT,
+    @extend_schema(request=PointsInput, responses=SitePlanAnswer,
                    summary="Place the site plan (organisers): two or three reference points "
                            "{x, y, latitude, longitude}, pixels of the image and where they are "
                            "on the ground. Idempotency-Key header.")
