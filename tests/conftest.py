@@ -9,7 +9,7 @@ import pytest
 import time_machine
 from django.contrib.auth import get_user_model
 
-from fixtures import MEDIC_SHEET, START, client_for
+from fixtures import MEDIC_SHEET, START, Clock, client_for
 from players.services import character_create, event_create, team_get_or_create
 
 
@@ -63,19 +63,6 @@ def live_messages_checked():
     (tests/live_wire.py); on the field nothing is checked."""
     import live_wire
     live_wire.install()
-
-
-class Clock:
-    """A controlled wall clock: `clock.advance(seconds)` moves every reader of the time."""
-
-    def __init__(self, traveller):
-        self._traveller = traveller
-        self.now = START
-
-    def advance(self, seconds: float) -> None:
-        self._traveller.shift(seconds)
-        from datetime import timedelta
-        self.now = self.now + timedelta(seconds=seconds)
 
 
 @pytest.fixture(autouse=True)

@@ -34,6 +34,19 @@ MEDIC_SHEET = {"combat_base": 2, "skills": {"first_aid": "novice", "surgery": "e
                                             "metabolic_analysis": True}}
 
 
+class Clock:
+    """A controlled wall clock: `clock.advance(seconds)` moves every reader of the time."""
+
+    def __init__(self, traveller):
+        self._traveller = traveller
+        self.now = START
+
+    def advance(self, seconds: float) -> None:
+        self._traveller.shift(seconds)
+        from datetime import timedelta
+        self.now = self.now + timedelta(seconds=seconds)
+
+
 def client_for(user, lang: str = "en") -> APIClient:
     """Signed in; every answer it reads is checked against its OpenAPI schema (tests/wire.py)."""
     client = ConformingClient(HTTP_ACCEPT_LANGUAGE=lang)

@@ -16,11 +16,10 @@ from rest_framework.test import APIClient
 
 from combat.services.beatings import acharnement_start
 from combat.services.duels import duel_propose
-from conftest import Clock
 from effects.services.effects import effect_push
 from effects.services.items import item_create
 from effects.services.requests import request_ask
-from fixtures import (MEDIC_SHEET, RACE_PLACEHOLDERS, START, call, client_for, fingerprint,
+from fixtures import (MEDIC_SHEET, RACE_PLACEHOLDERS, START, Clock, call, client_for, fingerprint,
                       race_world, register_world)
 from health.services import character_act
 from health.treatments import treatment_start
