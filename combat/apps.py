@@ -14,7 +14,7 @@ class CombatConfig(AppConfig):
         from .services import beatings, duels, heals, schedule, unions  # noqa: F401
 
         snapshots.snapshot_loader(snapshot.fights_loader)
-        snapshots.snapshot_section(snapshot.fights_section, snapshot.SECTION_SCHEMA)
+        snapshots.snapshot_section(snapshot.fights_section)
         snapshots.snapshot_changes_at(snapshot.fights_change_at)
         snapshot_answers.snapshot_answer_part(answers.FightsSnapshotPart)
         # A medic taken out, or a patient moved by a referee, ends the heal they were in;

@@ -3,17 +3,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from live.messages_schema import INTEGER, STRING, list_of
 from players.models import Character
 
 from .selectors import fights_by_character
-
-
-# The wire format of what fights_section adds (live/messages_schema.py). Each kind of
-# fight (duel, union, acharnement, heal) shows fields of its own beside these.
-FIGHT = {"type": "object", "properties": {"kind": STRING, "id": INTEGER, "role": STRING},
-         "required": ["kind", "id", "role", "status"]}
-SECTION_SCHEMA = {"fights": list_of(FIGHT)}
 
 
 def fights_loader(characters: list[Character], event, game_s: float) -> None:

@@ -20,7 +20,7 @@ class EffectsConfig(AppConfig):
         privacy.export_sections.register(effects_export_section)
         privacy.person_erasers.register(effects_person_erase)
         snapshots.snapshot_loader(snapshot.effects_loader)
-        snapshots.snapshot_section(snapshot.effects_section, snapshot.SECTION_SCHEMA)
+        snapshots.snapshot_section(snapshot.effects_section)
         snapshots.snapshot_changes_at(snapshot.effects_change_at)
         snapshot_answers.snapshot_answer_part(answers.EffectsSnapshotPart)
 

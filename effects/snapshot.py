@@ -7,7 +7,6 @@ from datetime import datetime
 
 from django.db.models import Q
 
-from live.messages_schema import INSTANT, INTEGER, NUMBER, STRING, fields, list_of, maybe
 from players.models import Character
 
 from .models import Effect, Item
@@ -17,19 +16,6 @@ from .selectors.load import load_view
 EFFECT_FIELDS = ("id", "character_id", "push_id", "text", "started_game_s", "duration_s",
                  "ends_game_s")
 HELD_ITEM_FIELDS = ("id", "holder_id", "name", "code", "load")
-
-
-# The wire format of what effects_section adds (live/messages_schema.py).
-EFFECT = fields(id=INTEGER, push=STRING, text=STRING, started_game_s=NUMBER,
-                duration_s=maybe(NUMBER), ends_game_s=maybe(NUMBER), remaining_s=maybe(NUMBER),
-                ends_at=maybe(INSTANT))
-SECTION_SCHEMA = {
-    "effects": list_of(EFFECT),
-    # None in a ruleset without Carga.
-    "load": maybe(fields(items=list_of(fields(name=STRING, load=INTEGER, code=maybe(STRING))),
-                         total=INTEGER, capacity=INTEGER, overload_max=INTEGER, status=STRING,
-                         label=STRING, meaning=STRING)),
-}
 
 
 def effects_loader(characters: list[Character], event, game_s: float) -> None:

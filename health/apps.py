@@ -11,9 +11,9 @@ class HealthConfig(AppConfig):
         from . import answers, scheduling, selectors, services, snapshot
 
         snapshots.snapshot_queryset(snapshot.health_queryset)
-        snapshots.snapshot_section(snapshot.health_section, snapshot.HEALTH_SCHEMA)
+        snapshots.snapshot_section(snapshot.health_section)
         snapshots.snapshot_loader(snapshot.treatments_loader)
-        snapshots.snapshot_section(snapshot.treatments_section, snapshot.TREATMENTS_SCHEMA)
+        snapshots.snapshot_section(snapshot.treatments_section)
         snapshots.snapshot_changes_at(snapshot.health_change_at)
         snapshots.snapshot_versions(selectors.snapshot_versions_of)
         snapshot_answers.snapshot_answer_part(answers.HealthSnapshotPart)

@@ -9,8 +9,6 @@ from datetime import datetime
 
 from django.db.models import Exists, OuterRef
 
-from live.messages_schema import (ANY_KEYS, BOOLEAN, INSTANT, INTEGER, KEYED, NUMBER, STRING,
-                                  fields, list_of, maybe)
 from players.models import Character
 
 from .body import body_view
@@ -18,48 +16,6 @@ from .capabilities import character_load_level, labelled
 from .models import Treatment
 from .selectors import (character_sheet_view, declarable_actions, points_view, running_treatments,
                         timer_view)
-
-
-# The wire format of what health_section and treatments_section add (live/messages_schema.py).
-LEADS_TO = fields(key=STRING, label=STRING, countdown_label=STRING)
-TIMER = fields(key=STRING, label=STRING, game_s=NUMBER, remaining_s=NUMBER, at=maybe(INSTANT),
-               leads_to=maybe(LEADS_TO))
-PARAM = fields(key=STRING, type=STRING, label=STRING,
-               default={"type": ["string", "number", "boolean", "null"]}, choices=list_of(KEYED))
-BODY = fields(locations=list_of(fields(key=STRING, label=STRING, status=STRING, points=INTEGER,
-                                       until_game_s=maybe(NUMBER), remaining_s=maybe(NUMBER),
-                                       at=maybe(INSTANT))),
-              damage_points=INTEGER,
-              armour=maybe(fields(kind=STRING, base=INTEGER, next_conflict=INTEGER,
-                                  left_now=INTEGER)),
-              conflict=maybe(fields(until_game_s=NUMBER, remaining_s=NUMBER, at=maybe(INSTANT))))
-SHEET = fields(skills=list_of(fields(key=STRING, label=STRING,
-                                     level={"type": ["string", "boolean", "integer"]})),
-               psych=ANY_KEYS,
-               # A trait's value is what the organisers typed on the sheet, if anything.
-               traits=list_of(fields(key=STRING, label=STRING, value={})),
-               kits=list_of(fields(key=STRING, label=STRING, count=INTEGER)),
-               abilities=list_of(fields(key=STRING, label=STRING, explains=STRING)))
-HEALTH_SCHEMA = {
-    "version": INTEGER,
-    "state": fields(key=STRING, label=STRING, inert=BOOLEAN, hint=maybe(STRING), severity=INTEGER,
-                    can=list_of(KEYED), cannot=list_of(KEYED)),
-    "next": maybe(TIMER),
-    "timers": list_of(TIMER),
-    "values": ANY_KEYS,             # the ruleset's own
-    "flags": list_of(KEYED),
-    "points": list_of(fields(key=STRING, label=STRING, base=INTEGER, max=maybe(INTEGER),
-                             value=INTEGER, recovers=maybe(TIMER))),
-    "actions": list_of(fields(key=STRING, label=STRING, params=list_of(PARAM),
-                              costs=ANY_KEYS)),     # points by the ruleset's names
-    "body": maybe(BODY),            # None in a ruleset without a body map
-    "sheet": SHEET,
-    "out_for_real": maybe(fields(reason=STRING, since_game_s=NUMBER)),
-}
-TREATMENTS_SCHEMA = {
-    "treatments": list_of(fields(id=INTEGER, action=KEYED, care=BOOLEAN, by=STRING,
-                                 game_s=NUMBER, remaining_s=NUMBER, at=maybe(INSTANT))),
-}
 
 
 def health_queryset(rows):

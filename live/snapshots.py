@@ -6,9 +6,7 @@ Apps register in their `AppConfig.ready()`:
 - `snapshot_loader(fn)`: fn(characters, event, game_s) attaches what is loaded for the
   batch at once (the effects, the fights of those who fought), so that 300 characters
   cost the same few queries as one;
-- `snapshot_section(fn, schema)`: fn(character, now) returns the keys it adds to the
-  snapshot; `schema`, the JSON Schema of each of those keys (live/messages_schema.py: the
-  wire format the tests hold every message to);
+- `snapshot_section(fn)`: fn(character, now) returns the keys it adds to the snapshot;
 - `snapshot_changes_at(fn)`: fn(snapshot, game_s) returns the earliest game instant
   after game_s at which its part changes with no write (a deadline passing), else None;
   a snapshot is served from the cache only before that instant (snapshot_cache.py);
@@ -28,7 +26,6 @@ from players.selectors import clock_snapshot
 _querysets: list[Callable] = []
 _loaders: list[Callable] = []
 _sections: list[Callable] = []
-_section_schemas: dict[Callable, dict | None] = {}
 _changes: list[Callable] = []
 _versions: list[Callable] = []
 
@@ -47,14 +44,8 @@ def snapshot_loader(fn: Callable) -> Callable:
     return _register(_loaders, fn)
 
 
-def snapshot_section(fn: Callable, schema: dict | None = None) -> Callable:
-    _section_schemas[fn] = schema
+def snapshot_section(fn: Callable) -> Callable:
     return _register(_sections, fn)
-
-
-def section_schemas() -> list[tuple[Callable, dict | None]]:
-    """Each section with the schema of the keys it adds (None: none given)."""
-    return [(fn, _section_schemas.get(fn)) for fn in _sections]
 
 
 def snapshot_changes_at(fn: Callable) -> Callable:

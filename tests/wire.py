@@ -5,21 +5,13 @@ declares and no others, so an answer that gains or loses a field fails the test 
 it until the answer's serializer (the schema's source) says so too."""
 from __future__ import annotations
 
-import copy
 import functools
-import json
 import re
 
 import jsonschema
 from rest_framework.test import APIClient
 
-
-@functools.cache
-def document() -> dict:
-    """/api/schema/ as the app serves it (JSON, lazy texts rendered)."""
-    from drf_spectacular.generators import SchemaGenerator
-    from drf_spectacular.renderers import OpenApiJsonRenderer
-    return json.loads(OpenApiJsonRenderer().render(SchemaGenerator().get_schema(request=None, public=True)))
+from common.wire import components, openapi_document as document, strict
 
 
 @functools.cache
@@ -30,30 +22,6 @@ def _operations() -> list[tuple[re.Pattern, str, dict]]:
         for method, operation in operations.items():
             found.append((pattern, method.upper(), operation))
     return found
-
-
-def _strict(node):
-    """OpenAPI 3.0's `nullable` as JSON Schema, and objects closed to undeclared fields."""
-    if isinstance(node, list):
-        return [_strict(item) for item in node]
-    if not isinstance(node, dict):
-        return node
-    node = {key: _strict(value) for key, value in node.items()}
-    if node.get("type") == "object" and "properties" in node and "additionalProperties" not in node:
-        node["additionalProperties"] = False
-    if node.pop("nullable", False):
-        if isinstance(node.get("type"), str):
-            node["type"] = [node["type"], "null"]
-            if "enum" in node:
-                node["enum"] = [*node["enum"], None]
-        else:
-            node = {"anyOf": [node, {"type": "null"}]}
-    return node
-
-
-@functools.cache
-def _components() -> dict:
-    return _strict(copy.deepcopy(document().get("components", {})))
 
 
 def _operation(method: str, path: str) -> int | None:
@@ -71,7 +39,7 @@ def _validator(operation: int, status: int) -> jsonschema.Validator | None:
     schema = declared.get("content", {}).get("application/json", {}).get("schema")
     if schema is None:
         return None
-    return jsonschema.Draft202012Validator({**_strict(schema), "components": _components()})
+    return jsonschema.Draft202012Validator({**strict(schema), "components": components()})
 
 
 def answer_errors(method: str, path: str, status: int, body) -> list[str]:
