@@ -9,16 +9,13 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-
-class ClubEventNameAnswer(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
+from players.answers import IdNameAnswer
 
 
 class ClubAnswer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
-    events = ClubEventNameAnswer(many=True, help_text="The events using the club's register")
+    events = IdNameAnswer(many=True, help_text="The events using the club's register")
 
 
 class EventClubAnswer(serializers.Serializer):
@@ -35,13 +32,8 @@ class ClubMemberAnswer(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-class ClubNameAnswer(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-
-
 class ClubMembersAnswer(serializers.Serializer):
-    club = ClubNameAnswer(allow_null=True, help_text="null before the event's first member")
+    club = IdNameAnswer(allow_null=True, help_text="null before the event's first member")
     members = ClubMemberAnswer(many=True, help_text="50 at most")
 
 
@@ -89,7 +81,7 @@ class ClubRepeatOfAnswer(serializers.Serializer):
 class ClubSanctionAnswer(serializers.Serializer):
     id = serializers.IntegerField()
     member = ClubSanctionedMemberAnswer()
-    event = ClubEventNameAnswer(allow_null=True, help_text="null: recorded outside an event")
+    event = IdNameAnswer(allow_null=True, help_text="null: recorded outside an event")
     character = serializers.IntegerField(allow_null=True)
     level = serializers.CharField(help_text="light or grave")
     kind = serializers.CharField()

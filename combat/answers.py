@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from health.answers import KeyLabel
 from live.snapshot_answers import CharacterSnapshotAnswer
+from players.answers import KeyLabel
 
 
 class CountdownAnswer(serializers.Serializer):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from health.answers import IdNameAnswer, KeyLabel
+from players.answers import IdNameAnswer, KeyLabel
 
 
 class EffectAnswer(serializers.Serializer):

@@ -9,6 +9,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from live.snapshot_answers import CharacterSnapshotAnswer
+from players.answers import IdNameAnswer, KeyLabel
 
 # The rules core's own values (a ruleset declares its keys: wounds, limbs, armour...).
 OPEN_MAP = {"type": "object", "additionalProperties": True}
@@ -21,16 +22,6 @@ class OpenMapField(serializers.JSONField):
 
 class AnyValueField(serializers.JSONField):
     """A value whose type the ruleset or the sheet decides (a number, a word, true)."""
-
-
-class KeyLabel(serializers.Serializer):
-    key = serializers.CharField()
-    label = serializers.CharField()
-
-
-class IdNameAnswer(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
 
 
 class LeadsToAnswer(serializers.Serializer):

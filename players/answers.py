@@ -26,6 +26,17 @@ class OpenAnswerSchema(OpenApiSerializerExtension):
                 "additionalProperties": True}
 
 
+class KeyLabel(serializers.Serializer):
+    """A ruleset's (or the race's) key, with its text in the reader's language."""
+    key = serializers.CharField()
+    label = serializers.CharField()
+
+
+class IdNameAnswer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
 # An announced game: its fixed fields, then the scenario options it shows or changes
 # (open: a ruleset declares its own options).
 ANNOUNCED_GAME = {

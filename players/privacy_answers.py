@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from .answers import OpenAnswer, RosterCharacter
+from .answers import IdNameAnswer, OpenAnswer, RosterCharacter
 
 
 class EventPersonalDataAnswer(serializers.Serializer):
@@ -70,15 +70,10 @@ class ExportedJournalLine(serializers.Serializer):
     detail = serializers.JSONField(required=False, help_text=ANOTHER)
 
 
-class ExportedEvent(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-
-
 class PersonExportAnswer(OpenAnswer):
     """Players' part of the document; every other app adds the section it registered."""
     exported_at = serializers.DateTimeField()
-    event = ExportedEvent()
+    event = IdNameAnswer()
     account = ExportedAccount(allow_null=True, help_text="null: a character without an account")
     characters = ExportedCharacter(many=True)
     memberships = ExportedMembership(many=True)

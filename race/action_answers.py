@@ -6,7 +6,9 @@ from __future__ import annotations
 from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
-from .answers import RaceEntryAnswer, RaceKeyLabelAnswer, RaceReviewAnswer, RaceStatusAnswer
+from players.answers import IdNameAnswer, KeyLabel
+
+from .answers import RaceEntryAnswer, RaceReviewAnswer, RaceStatusAnswer
 
 
 class RaceStartedAnswer(serializers.Serializer):
@@ -89,12 +91,7 @@ class RaceBibAnswer(serializers.Serializer):
     racing = serializers.BooleanField()
     status = RaceStatusAnswer()
     lives = serializers.IntegerField(help_text="Lives left")
-    confirmations = RaceKeyLabelAnswer(many=True, help_text="The rules to confirm before a grab")
-
-
-class RaceEntryNameAnswer(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
+    confirmations = KeyLabel(many=True, help_text="The rules to confirm before a grab")
 
 
 class RaceGrabRecordAnswer(serializers.Serializer):
@@ -105,7 +102,7 @@ class RaceGrabRecordAnswer(serializers.Serializer):
 
 class RaceGrabAnswer(serializers.Serializer):
     grab = RaceGrabRecordAnswer()
-    entry = RaceEntryNameAnswer()
+    entry = IdNameAnswer()
     lives = serializers.IntegerField(help_text="Lives left")
 
 
@@ -145,7 +142,7 @@ class RaceZoneLossEntryAnswer(RaceEntryAnswer):
 
 
 class RaceZoneLossMarshalAnswer(serializers.Serializer):
-    entry = RaceEntryNameAnswer()
+    entry = IdNameAnswer()
     life_loss = RaceZoneLossRecordAnswer()
 
 
@@ -154,7 +151,7 @@ class RaceInfractionEntryAnswer(RaceEntryAnswer):
 
 
 class RaceInfractionMarshalAnswer(serializers.Serializer):
-    entry = RaceEntryNameAnswer()
+    entry = IdNameAnswer()
     infraction = RaceInfractionRecordAnswer()
 
 

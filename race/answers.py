@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from players.answers import KeyLabel
+
 ORGANISERS_ONLY = "Organisers only: absent from the survivor's own view."
 
 
@@ -138,11 +140,6 @@ class RaceBreakdownAnswer(serializers.Serializer):
     infractions = serializers.FloatField()
 
 
-class RaceKeyLabelAnswer(serializers.Serializer):
-    key = serializers.CharField()
-    label = serializers.CharField()
-
-
 class RaceReviewAnswer(serializers.Serializer):
     """Why an organiser may want to void a life loss: a grab near a balise (checkpoint,
     distance_m) or a zone call that took no life (reason)."""
@@ -154,7 +151,7 @@ class RaceReviewAnswer(serializers.Serializer):
 
 class RaceLifeLossAnswer(serializers.Serializer):
     id = serializers.IntegerField()
-    cause = RaceKeyLabelAnswer()
+    cause = KeyLabel()
     at = serializers.DateTimeField()
     took_life = serializers.BooleanField()
     voided = serializers.BooleanField()

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from health.answers import KeyLabel, OpenMapField
-from players.answers import AnnouncedGameField, ClockAnswer
+from health.answers import OpenMapField
+from players.answers import AnnouncedGameField, ClockAnswer, KeyLabel
 
 
 class GameAnswer(serializers.Serializer):
