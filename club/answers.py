@@ -3,7 +3,8 @@ serializers that the OpenAPI document (/api/schema/) shows field by field and ag
 which the tests check every answer they read (tests/wire.py); the views' row functions
 (club_row, member_row, sanction_row, replica_row, check_row) still build the dicts.
 
-Labels ({fr, es, en} when built) reach the phone as one text, in the caller's language."""
+Labels ({fr, es, en} when built) reach the phone as one text, in the caller's language.
+Rule codes (B13) are those of docs/rules/airsoft_rats-coverage.md."""
 from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema_field
