@@ -93,6 +93,13 @@ def test_a_refused_wake_lock_is_asked_again_at_the_next_tap(server_url, phone):
     expect(page.locator("#state-label")).to_have_text("Blessé")
     eventually(page, "window.__wakeRequests === 1")
     assert page.evaluate("window.__wakeHeld") is False
+    # Redrawn (an effect arrives): a refused lock is not asked for at every redraw.
+    off_the_browser_thread(effect_push, event=event, characters=[alice], text="Un frisson glacé",
+                           duration_s=600, set_state=None, by=narrator)
+    expect(page.locator("body")).to_contain_text("Un frisson glacé")
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.__wakeRequests") == 1
+    assert page.evaluate("window.__wakeHeld") is False
 
     page.locator("#state-label").click()                  # any tap on the screen
     eventually(page, "window.__wakeHeld === true")

@@ -7,6 +7,10 @@ import { t } from "./i18n.js";
 let audio = null;
 let wakeLock = null;
 let wantAwake = false;
+// Refused (no fresh gesture on Safari, a battery saver): asked again only at the next tap
+// or when the page is shown again, not at every redraw. Asking: one request at a time.
+let wakeRefused = false;
+let wakeAsking = false;
 const warned = new Set();
 
 // Browsers only allow sound after a tap, and some (Firefox, Safari) suspend it again:
@@ -16,7 +20,7 @@ function wakeAudio() {
   if (audio && audio.state === "suspended") audio.resume().catch(() => {});
 }
 // A wake lock refused without a fresh gesture (Safari) is asked for again on the next tap.
-window.addEventListener("pointerdown", () => { wakeAudio(); if (wantAwake && !wakeLock) requestWakeLock(); });
+window.addEventListener("pointerdown", () => { wakeAudio(); requestWakeLock(); });
 
 function beep(times) {
   if (!audio) return;
@@ -72,16 +76,23 @@ export function warnBeforeDeadline(key, secondsLeft, what = "") {
 }
 
 async function requestWakeLock() {
-  if (!wantAwake || !("wakeLock" in navigator) || document.visibilityState !== "visible") return;
+  if (!wantAwake || wakeLock || wakeAsking || !("wakeLock" in navigator)
+      || document.visibilityState !== "visible") return;
+  wakeAsking = true;
   try {
     wakeLock = await navigator.wakeLock.request("screen");
+    wakeRefused = false;
     wakeLock.addEventListener("release", () => { wakeLock = null; });
-  } catch { /* refused (battery saver): the countdown still runs */ }
+  } catch {
+    wakeRefused = true;     // the countdown still runs
+  } finally {
+    wakeAsking = false;
+  }
 }
 
 export function keepAwake(on) {
   wantAwake = on;
-  if (on && !wakeLock) requestWakeLock();
+  if (on && !wakeRefused) requestWakeLock();
   if (!on && wakeLock) wakeLock.release();
 }
 
