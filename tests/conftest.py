@@ -26,16 +26,14 @@ def pytest_sessionstart(session):
 def pytest_collection_modifyitems(items):
     """Browser tests last: they hold a browser (and its event loop) until the session ends.
 
-    A browser test that fails is run again, at most twice, and CI lists each rerun: the
-    full runs without a retry still find one now and then (docs/performance.md, "Browser
-    tests in a full run"), each a defect to find, not a result to keep retrying.
+    A browser test that fails is not run again: a failure that comes one run in three is
+    a defect to find (docs/performance.md, "Browser tests in a full run").
     The slowest takes about 30 s: one that takes 120 s is stuck (a page promise that
-    never settles) and ends the run with every thread's stack. Not a failure that the
-    rerun could catch: Playwright's event loop swallows the alarm signal's exception."""
+    never settles) and ends the run with every thread's stack (the thread method: Playwright's
+    event loop swallows the alarm signal's exception)."""
     items.sort(key=lambda item: "/browser/" in str(item.path))
     for item in items:
         if "/browser/" in str(item.path):
-            item.add_marker(pytest.mark.flaky(reruns=2))
             item.add_marker(pytest.mark.timeout(120, method="thread"))
 
 

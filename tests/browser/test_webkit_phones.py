@@ -14,7 +14,7 @@ import pytest
 from health.models import HealthState
 from players.models import Character
 from test_phone_app import make_game
-from webkit import CuttableLink, tap, text_of, type_into, virtual_screen, wait_for, webkit_phone  # noqa: F401 - fixtures
+from webkit import CuttableLink, tap, tap_until, text_of, type_into, virtual_screen, wait_for, webkit_phone  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,18 +26,10 @@ def log_in(driver, link: str) -> None:
 
 
 def declare(driver, label: str) -> None:
-    """Two taps, as on the phone: the first arms the button, the second confirms. A tap
-    on a button the screen had just drawn again reaches nothing: tapped again, as a
-    player would."""
-    for _ in range(3):
-        tap(driver, "button", label)
-        try:
-            wait_for(driver, lambda d: d.find_elements("css selector", "button.armed"), "armed", timeout_s=2)
-        except AssertionError:
-            continue
-        tap(driver, "button.armed")
-        return
-    raise AssertionError(f"{label!r} never armed in WebKit")
+    """Two taps, as on the phone: the first arms the button, the second confirms."""
+    tap_until(driver, "button", label, shows=lambda d: d.find_elements("css selector", "button.armed"),
+              what=f"{label!r} armed")
+    tap(driver, "button.armed")
 
 
 def test_an_iphone_player_logs_in_declares_a_hit_and_sees_the_countdown(server_url, webkit_phone):
@@ -62,10 +54,11 @@ def test_an_iphone_medic_treats_by_the_typed_code_and_the_patient_s_phone_follow
 
     medic = webkit_phone("fr")
     log_in(medic, game.links["bruno"])
-    tap(medic, "a[href^='#/medic/']")
+    tap_until(medic, "a[href^='#/medic/']", shows=lambda d: d.find_elements("css selector", "#patient-code"),
+              what="the medic's screen")
     type_into(medic, "#patient-code", game.alice.code.lower())
-    tap(medic, "button", "Chercher")
-    wait_for(medic, lambda d: "Soigner Alice" in text_of(d, "#app"), "Soigner Alice")
+    tap_until(medic, "button", "Chercher", shows=lambda d: "Soigner Alice" in text_of(d, "#app"),
+              what="Soigner Alice")
     tap(medic, "button", "Commencer", within=lambda d: next(
         f for f in d.find_elements("css selector", "form.treatment-option") if "Premiers secours" in f.text))
     wait_for(medic, lambda d: d.find_element("css selector", "#confirm-treatment").is_enabled(),
@@ -94,7 +87,8 @@ def test_an_ipad_narrator_pushes_an_effect_that_the_iphone_shows_at_once(server_
             box.click()         # a row drawn anew under the tap stays unticked: tapped again
         return text_of(d, ".sheet-fab .badge") == "1"
     wait_for(narrator, alice_ticked, "Alice ticked")
-    tap(narrator, ".sheet-fab", "Push an effect", prefix=True)
+    tap_until(narrator, ".sheet-fab", "Push an effect", prefix=True,
+              shows=lambda d: d.find_elements("css selector", "[placeholder='Effect: …']"), what="the sheet")
     narrator.find_element("css selector", "[placeholder='Effect: …']").send_keys("Effet : tu as froid")
     narrator.find_element("css selector", "[placeholder='Minutes (empty: until removed)']").send_keys("10")
     tap(narrator, ".action-sheet button", "Push")

@@ -120,6 +120,21 @@ def tap(driver, selector: str, text: str | None = None, *, prefix: bool = False,
     wait_for(driver, click, f"{selector} {text or ''}".strip())
 
 
+def tap_until(driver, selector: str, text: str | None = None, *, shows, what: str,
+              tries: int = 3, **where) -> None:
+    """Tap until the screen `shows(driver)`: a tap on an element the screen had just drawn
+    anew (a live message redrew it) reaches nothing in WebKit, so the player taps again.
+    The last tap is given the whole wait: a slow answer is not a lost tap."""
+    for attempt in range(tries):
+        tap(driver, selector, text, **where)
+        try:
+            wait_for(driver, shows, what, timeout_s=WAIT_S if attempt == tries - 1 else 2)
+            return
+        except AssertionError:
+            if attempt == tries - 1:
+                raise
+
+
 def type_into(driver, selector: str, words: str) -> None:
     """Type `words` into the field, again if the screen drew it anew meanwhile."""
     def typed(d):
