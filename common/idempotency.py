@@ -111,12 +111,14 @@ def _take_over_stale(record: IdempotencyRecord, digest: str) -> IdempotencyRecor
     return record
 
 
-def _wait_for_answer(user, key: str, digest: str, request) -> Response | IdempotencyRecord:
-    """The stored answer once the first request gives it, or the claim if that request died.
+def _claim_or_answer(user, key: str, digest: str, request) -> Response | IdempotencyRecord:
+    """The key's claim for this request, or the answer it gets instead: the first request's
+    stored answer once it is there, a conflict, or "in progress" after a bounded wait. A
+    claim whose first attempt died passes to this request.
     Counted polls rather than a deadline: a test's frozen clock must not stop the wait."""
     for _ in range(int(WAIT_S / POLL_S)):
         record = IdempotencyRecord.objects.filter(user=user, key=key).first()
-        if record is None:  # the first attempt failed unexpectedly and released the key
+        if record is None:  # a new key, or its first attempt failed and released it
             claimed = _claim(user, key, digest)
             if claimed is not None:
                 return claimed
@@ -163,14 +165,10 @@ def idempotent(request, run) -> Response:
     if len(key) > 100 or not key.isprintable():
         raise RuleRefused("bad_input",
                           detail="Idempotency-Key must be at most 100 printable characters")
-    digest = _digest(request)
-    record = _claim(request.user, key, digest)
-    if record is None:
-        outcome = _wait_for_answer(request.user, key, digest, request)
-        if isinstance(outcome, Response):
-            return outcome
-        record = outcome
-    return _run_and_store(record, request, run)
+    outcome = _claim_or_answer(request.user, key, _digest(request), request)
+    if isinstance(outcome, Response):
+        return outcome
+    return _run_and_store(outcome, request, run)
 
 
 # -- personal data (players/privacy_services.py) ---------------------------------------------

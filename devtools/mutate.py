@@ -1,0 +1,144 @@
+"""Mutation testing: break the rules one small change at a time (mutmut) and report the
+changes that no test of the app's own folder notices.
+
+    .venv/bin/python devtools/mutate.py [app …]      (after ./test has made .venv)
+
+Each app is mutated in its own copy of the tracked files (var/mutation/<app>/), with the
+tests of its own folder only: a rule guarded only from another folder counts as unguarded.
+The report (var/mutation/<app>.txt) lists every surviving change as a diff; the kill rates
+and the survivors judged harmless are kept in docs/testing.md."""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from devtools.test import test_services  # noqa: E402
+
+# What each app's mutation run breaks, and the folder whose tests must notice.
+TARGETS: dict[str, tuple[list[str], str]] = {
+    "rules": (["rulesets/engine.py", "rulesets/checks.py", "rulesets/elements.py",
+               "rulesets/body.py", "rulesets/instants.py", "rulesets/contracts.py",
+               "rulesets/loader.py"], "tests/rulesets/"),
+    "health": (["health/services.py", "health/treatments.py", "health/checks.py", "health/undo.py",
+                "health/outcomes.py", "health/holds.py", "health/body.py", "health/scheduling.py",
+                "health/capabilities.py"], "tests/health/"),
+    "combat": (["combat/services/*"], "tests/combat/"),
+    "effects": (["effects/services/*"], "tests/effects/"),
+    "race": (["race/services/*", "race/scoring.py"], "tests/race/"),
+    "club": (["club/services/*"], "tests/club/"),
+    "push": (["push/services.py"], "tests/push/"),
+    "idempotency": (["common/idempotency.py"], "tests/common/test_idempotency*.py"),
+}
+# Tests that read the source text: mutmut's copy holds every change side by side in it.
+READS_SOURCE = [
+    "tests/common/test_error_codes_documented.py::test_every_code_in_the_source_has_a_row",
+    "tests/rulesets/test_contracts.py::test_no_app_code_reads_options_with_a_silent_default",
+    "tests/rulesets/test_contracts.py::test_each_feature_names_modules_that_use_its_keys",
+]
+
+
+def packages() -> list[str]:
+    """The top-level Python packages: mutmut imports them all from its copy."""
+    return sorted(p.parent.name for p in ROOT.glob("*/__init__.py")
+                  if p.parent.name not in {"tests", "bench", "devtools"})
+
+
+def prepare(app: str, fresh: bool) -> Path:
+    """A copy of the tracked files with a mutmut configuration for `app`."""
+    work = ROOT / "var" / "mutation" / app
+    if fresh and work.exists():
+        shutil.rmtree(work)
+    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
+                             check=True).stdout.decode().split("\0")
+    for name in filter(None, tracked):
+        source, target = ROOT / name, work / name
+        if source.is_file() and not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+    files, tests = TARGETS[app]
+    tests = sorted(str(p.relative_to(ROOT)) for p in ROOT.glob(tests)) if "*" in tests else [tests]
+    tops = sorted({name.split("/")[0] for name in filter(None, tracked)} - set(packages()))
+    settings = {
+        "source_paths": packages(),
+        "only_mutate": files,
+        "pytest_add_cli_args_test_selection": tests,
+        "also_copy": [t for t in tops if not t.startswith(".")],
+        # One test database kept between mutants; the run ends at the first failure.
+        "pytest_add_cli_args": ["--reuse-db", "-p", "no:rerunfailures",
+                                *(f"--deselect={test}" for test in READS_SOURCE)],
+    }
+    lines = ["[tool.mutmut]"] + [f"{key} = {json.dumps(value)}" for key, value in settings.items()]
+    (work / "pyproject.toml").write_text("\n".join(lines) + "\n")
+    return work
+
+
+def mutmut(work: Path, env: dict, *args: str) -> None:
+    subprocess.run([sys.executable, "-m", "mutmut", *args], cwd=work, env=env, check=False)
+
+
+def survivors_report(app: str) -> str:
+    """Run in the app's copy (mutmut reads its configuration from the working folder): the
+    kill count and each change that no test noticed, as the lines it changed."""
+    from mutmut.__main__ import SourceFileMutationData, walk_mutatable_files
+    from mutmut.mutation.diff_apply import get_diff_for_mutant
+    from mutmut.stats import status_by_exit_code
+
+    total, lines = 0, []
+    for path in walk_mutatable_files():
+        data = SourceFileMutationData(path=path)
+        data.load()
+        for name, code in sorted(data.exit_code_by_key.items()):
+            total += 1
+            status = status_by_exit_code[code]
+            if status == "killed":
+                continue
+            diff = get_diff_for_mutant(name, path=path).splitlines()
+            changed = [line for line in diff if line[:1] in "+-" and line[:3] not in ("+++", "---")]
+            lines += [f"{name} ({path}): {status}", *(f"    {line}" for line in changed), ""]
+    survived = sum(1 for line in lines if line and not line.startswith(" "))
+    return "\n".join([f"# {app}: {total - survived} of {total} changes killed", "", *lines])
+
+
+def report(app: str, work: Path, env: dict) -> str:
+    """The summary line; the full report goes to var/mutation/<app>.txt."""
+    text = subprocess.run([sys.executable, __file__, "--report", app], cwd=work, env=env,
+                          capture_output=True, text=True, check=True).stdout
+    (work.parent / f"{app}.txt").write_text(text)
+    return text.splitlines()[0].lstrip("# ")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("apps", nargs="*", help=f"of {', '.join(TARGETS)} (default: all)")
+    parser.add_argument("--fresh", action="store_true", help="forget the last run's results")
+    parser.add_argument("--max-children", default="1",
+                        help="mutants tested at once; they share one test database, and a test "
+                             "that empties it (transaction=True) would kill another's mutant")
+    parser.add_argument("--report", action="store_true", help=argparse.SUPPRESS)
+    options = parser.parse_args()
+    if options.report:      # in the app's copy, from report()
+        print(survivors_report(options.apps[0]))
+        return 0
+    if unknown := set(options.apps) - set(TARGETS):
+        parser.error(f"unknown app(s): {', '.join(sorted(unknown))}")
+    summary = []
+    with test_services() as base_env:
+        for app in options.apps or list(TARGETS):
+            env = dict(base_env, DATABASE_URL=re.sub(r"/[^/]*$", f"/mutation_{app}", base_env["DATABASE_URL"]))
+            work = prepare(app, options.fresh)
+            mutmut(work, env, "run", "--max-children", options.max_children)
+            summary.append(f"{report(app, work, env)}: survivors in var/mutation/{app}.txt")
+    print("\n".join(summary))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
