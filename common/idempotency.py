@@ -97,11 +97,14 @@ def _claim(user, key: str, digest: str) -> IdempotencyRecord | None:
         return None
 
 
-def _take_over_stale(record: IdempotencyRecord, digest: str) -> IdempotencyRecord | None:
-    """A crashed attempt's claim passes to this request; one taker only (conditional update)."""
+def _is_stale(record: IdempotencyRecord) -> bool:
+    return record.created_at <= timezone.now() - STALE_AFTER
+
+
+def _take_over(record: IdempotencyRecord, digest: str) -> IdempotencyRecord | None:
+    """A crashed attempt's claim passes to this request, or None if another copy took it
+    first: one taker only (a conditional update)."""
     now = timezone.now()
-    if record.created_at > now - STALE_AFTER:
-        return None
     taken = IdempotencyRecord.objects.filter(
         pk=record.pk, status_code=PENDING, created_at=record.created_at,
     ).update(created_at=now, request_hash=digest)
@@ -125,9 +128,11 @@ def _claim_or_answer(user, key: str, digest: str, request) -> Response | Idempot
             continue
         if record.status_code != PENDING:
             return _replay(record, digest, request)
-        taken = _take_over_stale(record, digest)
-        if taken is not None:
-            return taken
+        if _is_stale(record):
+            taken = _take_over(record, digest)
+            if taken is not None:
+                return taken
+            continue        # another copy took it over first: read what it holds now
         if record.request_hash != digest:  # no need to wait to know it is another request
             return refusal_response(RuleRefused("idempotency_conflict"), request)
         time.sleep(POLL_S)

@@ -163,3 +163,18 @@ def test_a_first_attempt_that_crashed_frees_its_key_for_the_retry_at_once(
     assert retry.status_code == 200, retry.content
     assert "Idempotent-Replayed" not in retry
     assert snapshot(player_api, player)["values"]["combat_loss"] == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_twenty_copies_of_a_write_whose_first_attempt_crashed_do_it_once(clock, event, player):
+    """The first attempt died holding the key; its twenty retries arrive together once the
+    claim is stale: one takes it over and does the work, the others get its answer (none
+    is told that its own request is another one)."""
+    pending_claim(player.user, "stun-9")
+    clock.advance(idempotency.STALE_AFTER.total_seconds() + 1)
+    phones = [client_for(player.user) for _ in range(COPIES)]
+
+    answers = all_at_once(lambda i: act(phones[i], player, "hit_stunning", key="stun-9"))
+
+    assert_one_answer(answers, 200)
+    assert snapshot(phones[0], player)["values"]["combat_loss"] == 1
