@@ -33,12 +33,14 @@ def _import_in_another_process(event, tmp_path) -> subprocess.Popen:
 
 
 def _importing() -> bool:
-    """Another connection to the test database is inside a transaction: the import's,
-    which holds whatever it locks until it commits."""
+    """Another connection to the test database is inside a transaction that has written:
+    the import's, which holds whatever it locks until it commits. (Not any transaction: the
+    command's short reads before it are transactions too, and one seen there left the
+    loop below with nothing sent when the machine was busy.)"""
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
                        "AND pid <> pg_backend_pid() AND backend_type = 'client backend' "
-                       "AND xact_start IS NOT NULL")
+                       "AND backend_xid IS NOT NULL")
         return cursor.fetchone()[0] > 0
 
 
