@@ -65,11 +65,16 @@ class ClubSanctionedMemberAnswer(serializers.Serializer):
 
 class ClubEscalationAnswer(serializers.Serializer):
     """Rule B13 made this sanction grave (repeated cheating)."""
-    locals()["from"] = serializers.CharField(help_text="The kind asked for")  # a keyword
+    from_ = serializers.CharField(help_text="The kind asked for")
     to = serializers.CharField(help_text="The kind recorded")
     because_of = serializers.IntegerField(allow_null=True,
                                           help_text="The earlier sanction that made it grave")
     why = serializers.CharField()
+
+    def get_fields(self):
+        """`from` is a Python keyword: the field is declared as `from_` and named here."""
+        return {("from" if name == "from_" else name): field
+                for name, field in super().get_fields().items()}
 
 
 class ClubRepeatOfAnswer(serializers.Serializer):
