@@ -3,6 +3,8 @@ each role gets, and every refusal changes nothing. A new route fails
 test_every_route_and_method_has_a_row until its row is written."""
 from __future__ import annotations
 
+import contextlib
+
 import base64
 from datetime import timedelta
 
@@ -446,11 +448,12 @@ def _tiny_png() -> bytes:
     return out.getvalue()
 
 
-@pytest.fixture(scope="module")
-def world(django_db_setup, django_db_blocker, tmp_path_factory):
-    """Built once for the thousand rows (a third of a second each time), in a transaction
-    rolled back at the end; each row runs in a savepoint of it, rolled back after the row
-    (Django's TestCase.setUpTestData). The clock stays a minute after START meanwhile."""
+@contextlib.contextmanager
+def world_opened(django_db_blocker, tmp_path_factory):
+    """The world, in a transaction rolled back on the way out; each row runs in a savepoint
+    of it, rolled back after the row (Django's TestCase.setUpTestData). The clock stays a
+    minute after START meanwhile. No other test may run while it is open: it holds the
+    cast's names."""
     tmp = tmp_path_factory.mktemp("world")
     # The push key endpoint generates its key in VAR_DIR; no field certificate is made.
     with (django_db_blocker.unblock(), time_machine.travel(START, tick=False) as traveller,
@@ -458,6 +461,13 @@ def world(django_db_setup, django_db_blocker, tmp_path_factory):
           transaction.atomic()):
         yield _world_build(Clock(traveller))
         transaction.set_rollback(True)
+
+
+@pytest.fixture(scope="module")
+def world(django_db_setup, django_db_blocker, tmp_path_factory):
+    """Built once for the thousand rows of this module (a third of a second each time)."""
+    with world_opened(django_db_blocker, tmp_path_factory) as built:
+        yield built
 
 
 def _world_build(clock):

@@ -11,7 +11,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from fixtures import client_for, fingerprint
-from test_route_matrix import MATRIX, _fill, world  # noqa: F401 (world: a fixture)
+from test_route_matrix import MATRIX, _fill, world_opened
 
 pytestmark = pytest.mark.django_db
 
@@ -55,8 +55,78 @@ def api_for(role, users):
     return APIClient() if role == "anonymous" else client_for(users[role], "fr")
 
 
-# Before the matrix's tests: they build their own game, and the matrix's world (built
-# once for this module) holds the same names until the module ends.
+QUERY_VALUES = ["%00", "a%00b", "%ED%A0%80", "1e309", "NaN", "-1", "9" * 30, "%C2%B2"]
+QUERY_NAMES = ["q", "status", "character", "after", "last", "lang", "kind", "course"]
+# Reads write nothing, but for one: the first opening of the cards to print gives a card
+# code to each character that has none (players/login_cards.py; a second opening changes
+# nothing). A login link is used by its page's POST, never by opening it.
+MINTING = ("/sheets",)
+READS = [row for row in MATRIX if row[1] == "get"]
+
+
+CODES = ("{code}", "{other_code}", "{item}", "{gun}", "{bib}", "{token}")
+CODE_ROWS = [row for row in MATRIX if any(code in row[2] for code in CODES)]
+CODE_VALUES = ["%00", "ABC%00", "%ED%A0%80", "%C2%B2", "A" * 5000, "1e309"]
+
+
+class TestEveryRouteOfTheMatrix:
+    """The matrix's world, built once for these rows and rolled back after them."""
+
+    @pytest.fixture(scope="class")
+    def world(self, django_db_setup, django_db_blocker, tmp_path_factory):
+        with world_opened(django_db_blocker, tmp_path_factory) as built:
+            yield built
+
+    @pytest.mark.parametrize("route,method,url,body,expected", WRITES,
+                             ids=[f"{m} {u}" for _, m, u, *_ in WRITES])
+    def test_a_hostile_body_is_refused_and_changes_nothing(self, route, method, url, body, expected,
+                                                           world):
+        users, ids = world
+        role = allowed_role(expected)
+        api = api_for(role, users)
+        before = fingerprint()
+        for text, code in hostile_bodies(_fill(body, ids)):
+            response = api.generic(method.upper(), _fill(url, ids), text,
+                                   content_type="application/json")
+            assert response.status_code < 500, (text, response.content[:300])
+            if expected[role] < 400:  # someone who may act is told what is wrong with the body
+                assert response.status_code == 400, (text, response.content[:300])
+                assert response.json()["error"] == code, text
+        assert fingerprint() == before
+
+    @pytest.mark.parametrize("route,method,url,body,expected", READS,
+                             ids=[f"{m} {u}" for _, m, u, *_ in READS])
+    def test_hostile_query_parameters_never_give_a_server_error(self, route, method, url, body,
+                                                                expected, world):
+        users, ids = world
+        api = api_for(allowed_role(expected), users)
+        path = _fill(url, ids).split("?")[0]
+        before = fingerprint()
+        for name in QUERY_NAMES:
+            for value in QUERY_VALUES:
+                response = api.get(f"{path}?{name}={value}")
+                assert response.status_code < 500, (name, value, response.content[:300])
+        if not any(mint in url for mint in MINTING):
+            assert fingerprint() == before
+
+    @pytest.mark.parametrize("route,method,url,body,expected", CODE_ROWS,
+                             ids=[f"{m} {u}" for _, m, u, *_ in CODE_ROWS])
+    def test_a_hostile_code_in_the_path_finds_nothing_and_changes_nothing(self, route, method, url, body,
+                                                                          expected, world):
+        users, ids = world
+        api = api_for(allowed_role(expected), users)
+        before = fingerprint()
+        for value in CODE_VALUES:
+            junk = {**ids, **{code[1:-1]: value for code in CODES}}
+            target = _fill(url, junk)
+            response = (api.get(target) if method == "get" else
+                        api.generic(method.upper(), target, json.dumps(_fill(body or {}, ids)),
+                                    content_type="application/json"))
+            assert response.status_code < 500, (target[:200], response.content[:300])
+        assert fingerprint() == before
+
+
+# After the matrix's rows, whose world is gone by then: these build their own game.
 @pytest.mark.parametrize("lang,detail", [
     ("fr", "La requête contient un caractère NUL (\\u0000), qui ne peut pas être enregistré."),
     ("es", "La petición contiene un carácter NUL (\\u0000), que no se puede guardar."),
@@ -86,68 +156,3 @@ def test_the_body_refusal_names_the_problem_in_the_users_language(lang, body, de
     assert response.json()["detail"] == detail
     event.refresh_from_db()
     assert event.running  # the clock was not paused
-
-
-@pytest.mark.parametrize("route,method,url,body,expected", WRITES,
-                         ids=[f"{m} {u}" for _, m, u, *_ in WRITES])
-def test_a_hostile_body_is_refused_and_changes_nothing(route, method, url, body, expected,
-                                                       world):
-    users, ids = world
-    role = allowed_role(expected)
-    api = api_for(role, users)
-    before = fingerprint()
-    for text, code in hostile_bodies(_fill(body, ids)):
-        response = api.generic(method.upper(), _fill(url, ids), text,
-                               content_type="application/json")
-        assert response.status_code < 500, (text, response.content[:300])
-        if expected[role] < 400:  # someone who may act is told what is wrong with the body
-            assert response.status_code == 400, (text, response.content[:300])
-            assert response.json()["error"] == code, text
-    assert fingerprint() == before
-
-
-QUERY_VALUES = ["%00", "a%00b", "%ED%A0%80", "1e309", "NaN", "-1", "9" * 30, "%C2%B2"]
-QUERY_NAMES = ["q", "status", "character", "after", "last", "lang", "kind", "course"]
-# Reads write nothing, but for one: the first opening of the cards to print gives a card
-# code to each character that has none (players/login_cards.py; a second opening changes
-# nothing). A login link is used by its page's POST, never by opening it.
-MINTING = ("/sheets",)
-READS = [row for row in MATRIX if row[1] == "get"]
-
-
-@pytest.mark.parametrize("route,method,url,body,expected", READS,
-                         ids=[f"{m} {u}" for _, m, u, *_ in READS])
-def test_hostile_query_parameters_never_give_a_server_error(route, method, url, body,
-                                                            expected, world):
-    users, ids = world
-    api = api_for(allowed_role(expected), users)
-    path = _fill(url, ids).split("?")[0]
-    before = fingerprint()
-    for name in QUERY_NAMES:
-        for value in QUERY_VALUES:
-            response = api.get(f"{path}?{name}={value}")
-            assert response.status_code < 500, (name, value, response.content[:300])
-    if not any(mint in url for mint in MINTING):
-        assert fingerprint() == before
-
-
-CODES = ("{code}", "{other_code}", "{item}", "{gun}", "{bib}", "{token}")
-CODE_ROWS = [row for row in MATRIX if any(code in row[2] for code in CODES)]
-CODE_VALUES = ["%00", "ABC%00", "%ED%A0%80", "%C2%B2", "A" * 5000, "1e309"]
-
-
-@pytest.mark.parametrize("route,method,url,body,expected", CODE_ROWS,
-                         ids=[f"{m} {u}" for _, m, u, *_ in CODE_ROWS])
-def test_a_hostile_code_in_the_path_finds_nothing_and_changes_nothing(route, method, url, body,
-                                                                      expected, world):
-    users, ids = world
-    api = api_for(allowed_role(expected), users)
-    before = fingerprint()
-    for value in CODE_VALUES:
-        junk = {**ids, **{code[1:-1]: value for code in CODES}}
-        target = _fill(url, junk)
-        response = (api.get(target) if method == "get" else
-                    api.generic(method.upper(), target, json.dumps(_fill(body or {}, ids)),
-                                content_type="application/json"))
-        assert response.status_code < 500, (target[:200], response.content[:300])
-    assert fingerprint() == before
