@@ -37,6 +37,8 @@ TARGETS: dict[str, tuple[list[str], str]] = {
     "push": (["push/services.py"], "tests/push/"),
     "idempotency": (["common/idempotency.py"], "tests/common/test_idempotency*.py"),
 }
+# A test that fails, or that hangs until its timeout, caught the change.
+CAUGHT = ("killed", "timeout")
 # Tests that read the source text: mutmut's copy holds every change side by side in it.
 READS_SOURCE = [
     "tests/common/test_error_codes_documented.py::test_every_code_in_the_source_has_a_row",
@@ -98,13 +100,15 @@ def survivors_report(app: str) -> str:
         for name, code in sorted(data.exit_code_by_key.items()):
             total += 1
             status = status_by_exit_code[code]
-            if status == "killed":
+            if status in CAUGHT:
                 continue
             diff = get_diff_for_mutant(name, path=path).splitlines()
             changed = [line for line in diff if line[:1] in "+-" and line[:3] not in ("+++", "---")]
             lines += [f"{name} ({path}): {status}", *(f"    {line}" for line in changed), ""]
     survived = sum(1 for line in lines if line and not line.startswith(" "))
-    return "\n".join([f"# {app}: {total - survived} of {total} changes killed", "", *lines])
+    rate = 100 * (total - survived) / max(total, 1)
+    return "\n".join([f"# {app}: {total - survived} of {total} changes caught ({rate:.1f} %)", "",
+                      *lines])
 
 
 def report(app: str, work: Path, env: dict) -> str:
