@@ -156,6 +156,8 @@ def test_the_patient_reads_who_treats_them_and_the_medic_reads_what_it_did(serve
     surgery.get_by_role("button", name="Commencer").click()
     expect(treated).to_contain_text("Bruno te está curando")
     confirm = medic.get_by_role("button", name="Confirmer : soin terminé")
+    # The patient's phone may hear of it before the medic's own screen is drawn.
+    expect(confirm).to_be_visible()
     assert medic.evaluate("window.confirmDisabledWhenShown") is True
     expect(confirm).to_be_enabled(timeout=10000)
     confirm.click()
