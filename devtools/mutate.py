@@ -82,6 +82,17 @@ def prepare(app: str, fresh: bool) -> Path:
     return work
 
 
+def test_database_drop(database_url: str) -> None:
+    """The app's test database is kept between mutants (--reuse-db): a fresh run starts
+    from none, since a run stopped mid-test may have left rows in it."""
+    from urllib.parse import urlsplit
+
+    import psycopg
+    url = urlsplit(database_url)
+    with psycopg.connect(url._replace(path="/postgres").geturl(), autocommit=True) as server:
+        server.execute(f'DROP DATABASE IF EXISTS "test_{url.path.lstrip("/")}" WITH (FORCE)')
+
+
 def mutmut(work: Path, env: dict, *args: str) -> None:
     subprocess.run([sys.executable, "-m", "mutmut", *args], cwd=work, env=env, check=False)
 
@@ -138,6 +149,8 @@ def main() -> int:
         for app in options.apps or list(TARGETS):
             env = dict(base_env, DATABASE_URL=re.sub(r"/[^/]*$", f"/mutation_{app}", base_env["DATABASE_URL"]))
             work = prepare(app, options.fresh)
+            if options.fresh:
+                test_database_drop(env["DATABASE_URL"])
             mutmut(work, env, "run", "--max-children", options.max_children)
             summary.append(f"{report(app, work, env)}: survivors in var/mutation/{app}.txt")
     print("\n".join(summary))

@@ -84,10 +84,16 @@ def karim_in_two_games(clock, game, narrator_user):
     return karim, character
 
 
-def test_an_organiser_s_request_erases_a_member_still_playing_elsewhere(karim_in_two_games):
+def test_an_organiser_s_request_erases_a_member_still_playing_elsewhere(karim_in_two_games,
+                                                                       narrator_user):
     karim, character = karim_in_two_games
-    club_person_erase(person=person_of(character, requested=True), scrub=Scrub())
-    assert Member.objects.get(pk=karim.pk).name == "Joueur 7F3K"
+    sanction_record(event=character.event, member=karim, kind="warning", by=narrator_user,
+                    reason="Karim Benali a tiré après sa touche")
+    club_person_erase(person=person_of(character, requested=True),
+                      scrub=Scrub({"Karim Benali": "Joueur 7F3K"}))
+    karim = Member.objects.get(pk=karim.pk)
+    assert karim.name == "Joueur 7F3K"
+    assert [s.reason for s in karim.sanctions.all()] == ["Joueur 7F3K a tiré après sa touche"]
 
 
 def test_at_the_end_of_retention_a_member_still_playing_elsewhere_is_kept(karim_in_two_games):
@@ -113,13 +119,20 @@ def test_an_event_s_purge_erases_its_members_but_those_the_register_still_needs(
                     reason="Denis Roux a menacé un arbitre")
     erased_before = new_member(game, narrator_user, name="Zoé Petit", licence="rat-0044", nickname="")
     member_erase(member=erased_before, pseudonym="Membre AAAA", scrub=Scrub())
+    # Excluded for a month, long over by the end of the retention: nothing keeps her.
+    excluded = new_member(game, narrator_user, name="Inès Faure", licence="rat-0045", nickname="")
+    sanction_record(event=game, member=excluded, kind="excluded", by=narrator_user,
+                    reason="tricherie", ends_at=clock.now + timedelta(days=30))
     clock.advance(timedelta(days=400).total_seconds())
 
     said = club_event_purge(event=game, scrub=Scrub({"Partie": "Partie"}))
 
-    code = pseudonym("member", karim.pk, "fr")
-    assert said == {"Karim Benali": code, "Kaïman": code, "+33 6 12 34 56 78": code,
-                    "RAT-0042": code}     # licence numbers are kept in capitals
+    code, hers = pseudonym("member", karim.pk, "fr"), pseudonym("member", excluded.pk, "fr")
+    # Licence numbers are kept in capitals; the two share a phone number: the last one's
+    # pseudonym replaces it.
+    assert said == {"Karim Benali": code, "Kaïman": code, "RAT-0042": code,
+                    "Inès Faure": hers, "+33 6 12 34 56 78": hers, "RAT-0045": hers}
+    assert Member.objects.get(pk=excluded.pk).name == hers
     karim = Member.objects.get(pk=karim.pk)
     assert (karim.name, karim.licence_number) == (code, f"ERASED-{karim.pk}")
     assert [s.reason for s in karim.sanctions.all()] == [f"{code} a tiré après sa touche"]

@@ -169,12 +169,14 @@ def test_an_exclusion_lasts_at_most_one_year(game, member, narrator_api):
     assert "2027-06-07 20:00" in too_long.json()["detail"]        # and what was asked
     no_end = sanction(narrator_api, game, member.pk, kind="excluded")
     assert no_end.status_code == 400 and no_end.json()["error"] == "exclusion_end_required"
+    assert "2027-06-06 20:00:00" in no_end.json()["detail"]       # the latest end, to the second
     past = sanction(narrator_api, game, member.pk, kind="excluded",
                     ends_at=(START - timedelta(days=1)).isoformat())
     assert past.status_code == 400 and past.json()["error"] == "exclusion_in_past"
     warning_with_end = sanction(narrator_api, game, member.pk, kind="warning",
                                 ends_at=(START + timedelta(days=1)).isoformat())
     assert warning_with_end.json()["error"] == "end_not_applicable"
+    assert warning_with_end.json()["detail"].endswith("; warning does not.")   # what was asked
     assert Sanction.objects.count() == 0
 
     one_year = sanction(narrator_api, game, member.pk, kind="excluded",
