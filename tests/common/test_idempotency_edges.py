@@ -218,3 +218,27 @@ def test_stored_answers_naming_someone_erased_are_scrubbed_the_others_kept(clock
     assert IdempotencyRecord.objects.get(pk=other.pk).body == {"name": "Alice"}
     assert idempotency.records_scrub(words=[""], scrub=scrub) == 0
     assert idempotency.records_scrub(words=["Nobody"], scrub=scrub) == 0
+
+
+def test_a_first_attempt_that_answers_as_its_retry_takes_the_claim_over_is_not_run_twice(
+        clock, event, player, player_api, monkeypatch):
+    """Not dead, only slow: the first attempt stores its answer after the retry read its
+    claim as stale and before the retry takes it over. The retry gets that answer."""
+    first = act(player_api, player, "hit_stunning", key="k")
+    record = IdempotencyRecord.objects.get(user=player.user, key="k")
+    answer, status = record.body, record.status_code
+    IdempotencyRecord.objects.filter(pk=record.pk).update(status_code=idempotency.PENDING, body={})
+    clock.advance(idempotency.STALE_AFTER.total_seconds() + 1)
+    real = idempotency._is_stale
+
+    def read_stale_then_answered(claim):
+        stale = real(claim)
+        IdempotencyRecord.objects.filter(pk=claim.pk).update(status_code=status, body=answer)
+        return stale
+    monkeypatch.setattr(idempotency, "_is_stale", read_stale_then_answered)
+
+    retry = act(player_api, player, "hit_stunning", key="k")
+
+    assert (retry.status_code, retry["Idempotent-Replayed"]) == (200, "true"), retry.content
+    assert retry.json() == first.json()
+    assert snapshot(player_api, player)["values"]["combat_loss"] == 1
