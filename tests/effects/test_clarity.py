@@ -140,15 +140,20 @@ def test_a_catalogue_action_refused_for_one_character_changes_nothing(lucia, nar
 
 
 def test_a_catalogue_action_to_everyone_skips_whom_it_does_not_apply_to(lucia, mateo,
-                                                                        narrator_api):
+                                                                        narrator_api,
+                                                                        narrator_user):
     push(narrator_api, lucia.event, catalogue="muerte", character_ids=[lucia.pk])
     version = snapshot(narrator_api, lucia)["version"]
 
     push(narrator_api, lucia.event, catalogue="muerte", everyone=True)
 
     assert snapshot(narrator_api, mateo)["state"]["key"] == "dead"
+    killed = JournalEntry.objects.get(event=lucia.event, kind="action", character=mateo)
+    assert (killed.what, killed.actor, killed.detail["as_narrator"]) == ("muerte", narrator_user, True)
     skipped = JournalEntry.objects.get(event=lucia.event, what="not_applied")
-    assert (skipped.character_id, skipped.detail["refusal"]) == (lucia.pk, "not_in_state")
+    assert (skipped.kind, skipped.actor, skipped.character_id) == ("effect", narrator_user, lucia.pk)
+    assert (skipped.detail["action"], skipped.detail["refusal"]) == ("muerte", "not_in_state")
+    assert skipped.detail["why"]                      # the refusal, as the journal reads it
     assert snapshot(narrator_api, lucia)["version"] == version + 1   # the effect reached her
 
 
