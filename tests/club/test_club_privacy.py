@@ -110,6 +110,16 @@ def test_at_the_end_of_retention_a_member_playing_nowhere_else_is_erased(clock, 
     assert Member.objects.get(pk=karim.pk).name == "Joueur 7F3K"
 
 
+def test_at_the_end_of_retention_an_exclusion_long_over_keeps_no_one(clock, game, narrator_user):
+    karim = new_member(game, narrator_user)
+    character, _ = member_check_in(event=game, member=karim, by=narrator_user)
+    sanction_record(event=game, member=karim, kind="excluded", by=narrator_user,
+                    reason="tricherie", ends_at=clock.now + timedelta(days=30))
+    clock.advance(timedelta(days=400).total_seconds())
+    club_person_erase(person=person_of(character, requested=False), scrub=Scrub())
+    assert Member.objects.get(pk=karim.pk).name == "Joueur 7F3K"
+
+
 def test_an_event_s_purge_erases_its_members_but_those_the_register_still_needs(
         clock, game, narrator_user):
     karim = karim_with_history(game, narrator_user)                     # registered here
