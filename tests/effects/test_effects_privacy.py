@@ -88,6 +88,10 @@ def test_the_phones_of_their_event_fetch_again_only_when_a_text_changed(clock, e
     after = versions()
     assert all(after[pk] > before[pk] for pk in (player.pk, other_player.pk))
 
+    Item.objects.create(event=event, kind="tag", name="Lettre", tag_text="Pour Alice")
+    effects_person_erase(person=alice_person(player), scrub=ALICE)     # an object's text only
+    assert all(versions()[pk] > after[pk] for pk in (player.pk, other_player.pk))
+
 
 def test_with_nothing_to_scrub_nothing_changes(clock, event, player):
     theirs = effect(event, player, "Alice a froid")
