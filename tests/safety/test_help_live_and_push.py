@@ -4,18 +4,12 @@ locked phone it is a Web Push that says who and what kind of help, nothing of th
 from __future__ import annotations
 
 import json
-import os
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-import http_ece
 import pytest
 from asgiref.sync import sync_to_async
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ec
 
 from fixtures import act, client_for, connect, next_snapshot
-from push import keys
+from pushkit import Browser, PushService, push_settings
 from safety.alerts import help_push
 
 
@@ -67,60 +61,12 @@ async def test_organisers_see_the_call_live_and_the_caller_sees_who_is_coming(
         await phone.disconnect()
 
 
-class PushService:
-    """Plays a browser vendor's push service: records each POST's body."""
-
-    def __init__(self):
-        self.bodies = []
-        service = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                service.bodies.append((self.path, self.rfile.read(int(self.headers["Content-Length"]))))
-                self.send_response(201)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def url(self, path):
-        return f"http://127.0.0.1:{self.server.server_port}{path}"
-
-
-class Browser:
-    def __init__(self):
-        self.key = ec.generate_private_key(ec.SECP256R1())
-        self.auth = os.urandom(16)
-        point = self.key.public_key().public_bytes(serialization.Encoding.X962,
-                                                   serialization.PublicFormat.UncompressedPoint)
-        self.p256dh = keys.b64url(point)
-
-    def subscribe(self, user, endpoint):
-        response = client_for(user).post("/api/push/subscriptions/", {
-            "endpoint": endpoint, "keys": {"p256dh": self.p256dh, "auth": keys.b64url(self.auth)}},
-            format="json")
-        assert response.status_code == 201, response.content
-
-    def read(self, body: bytes) -> dict:
-        return json.loads(http_ece.decrypt(body, private_key=self.key, auth_secret=self.auth,
-                                           version="aes128gcm"))
-
-
 @pytest.fixture
 def push_service(settings, tmp_path, monkeypatch):
-    settings.VAR_DIR = tmp_path
-    settings.PUSH_ALLOW_HTTP_ENDPOINTS = True
-    for name in ("VAPID_PRIVATE_KEY", "VAPID_PUBLIC_KEY", "VAPID_SUBJECT"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    push_settings(settings, tmp_path, monkeypatch)
     service = PushService()
     yield service
-    service.server.shutdown()
-    service.server.server_close()
+    service.close()
 
 
 def test_the_push_of_a_call_names_who_and_what_and_nothing_of_the_game(
@@ -129,16 +75,16 @@ def test_the_push_of_a_call_names_who_and_what_and_nothing_of_the_game(
     organiser_phone.subscribe(narrator_user, push_service.url("/organiser"))
     caller_phone.subscribe(player.user, push_service.url("/caller"))
     assert act(narrator_api, player, "hit_wounding").status_code == 200   # a game state to keep secret
-    push_service.bodies.clear()                 # the player's own state notification
+    push_service.received.clear()               # the player's own state notification
     call_id = player_api.post(f"/api/events/{event.pk}/help/",
                               {"kind": "injured", "note": "bleeding knee",
                                "position": {"latitude": 45.1, "longitude": 4.2}},
                               format="json").json()["id"]
 
     assert help_push(call_id=call_id) == 1
-    (path, body), = push_service.bodies
-    assert path == "/organiser"                 # the organisers only, not the caller
-    shown = organiser_phone.read(body)
+    request, = push_service.received
+    assert request.path == "/organiser"         # the organisers only, not the caller
+    shown = organiser_phone.read(request)
     assert set(shown) == {"title", "body", "tag", "url", "kind", "urgent"}
     assert shown["kind"] == "help_call"
     assert shown["title"] == "Aide demandée (réel)"             # the event's language

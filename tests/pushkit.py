@@ -1,4 +1,5 @@
-"""A push service and a browser's keys, for the Web Push tests (tests/push)."""
+"""A push service and a browser's keys, for the tests that follow a Web Push to the phone
+(tests/push, tests/safety)."""
 from __future__ import annotations
 
 import base64
@@ -105,3 +106,12 @@ def vapid_claims(request) -> dict:
     parts = dict(p.strip().split("=", 1) for p in params.split(","))
     assert parts["k"] == keys.public_key()
     return vapid_jwt.decode(parts["t"], parts["k"])
+
+
+def push_settings(settings, tmp_path, monkeypatch) -> None:
+    """A key of the test's own, plain http to the local push service, no proxy."""
+    settings.VAR_DIR = tmp_path
+    settings.PUSH_ALLOW_HTTP_ENDPOINTS = True
+    for name in ("VAPID_PRIVATE_KEY", "VAPID_PUBLIC_KEY", "VAPID_SUBJECT"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
