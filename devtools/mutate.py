@@ -37,8 +37,9 @@ TARGETS: dict[str, tuple[list[str], str]] = {
     "push": (["push/services.py"], "tests/push/"),
     "idempotency": (["common/idempotency.py"], "tests/common/test_idempotency*.py"),
 }
-# A test that fails, or that hangs until its timeout, caught the change.
-CAUGHT = ("killed", "timeout")
+# A test that failed caught the change. A timeout is listed with the survivors: a change
+# that makes a test hang is caught, but a busy machine times out changes too.
+CAUGHT = ("killed",)
 # Tests that read the source text: mutmut's copy holds every change side by side in it.
 READS_SOURCE = [
     "tests/common/test_error_codes_documented.py::test_every_code_in_the_source_has_a_row",

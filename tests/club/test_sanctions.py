@@ -173,6 +173,9 @@ def test_an_exclusion_lasts_at_most_one_year(game, member, narrator_api):
     past = sanction(narrator_api, game, member.pk, kind="excluded",
                     ends_at=(START - timedelta(days=1)).isoformat())
     assert past.status_code == 400 and past.json()["error"] == "exclusion_in_past"
+    assert "2026-06-05 20:00:00" in past.json()["detail"]         # what was asked, named
+    now = sanction(narrator_api, game, member.pk, kind="excluded", ends_at=START.isoformat())
+    assert now.json()["error"] == "exclusion_in_past"             # ending now is no exclusion
     warning_with_end = sanction(narrator_api, game, member.pk, kind="warning",
                                 ends_at=(START + timedelta(days=1)).isoformat())
     assert warning_with_end.json()["error"] == "end_not_applicable"
