@@ -126,8 +126,8 @@ def test_carry_and_drop_are_idempotent_and_journalled(lucia, lucia_api, narrator
     assert snapshot(lucia_api, lucia)["version"] == version + 1
     assert Item.objects.get(code=sword["code"]).holder_id == lucia.pk
     lines = JournalEntry.objects.filter(event=lucia.event, kind="item", what="carry")
-    assert [(line.character_id, line.detail["item"], line.detail["load"]) for line in lines] == [
-        (lucia.pk, sword["code"], 2)]
+    assert [(line.character_id, line.actor, line.detail["item"], line.detail["load"])
+            for line in lines] == [(lucia.pk, lucia.user, sword["code"], 2)]
 
     assert drop(lucia_api, lucia, sword["code"], key="drop-1").json()["carried"] is False
     assert drop(lucia_api, lucia, sword["code"], key="drop-1").status_code == 200
