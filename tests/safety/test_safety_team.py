@@ -17,7 +17,8 @@ from safety.alerts import help_push
 from safety.models import Contact, HelpCall
 
 from safety.models import SafetySettings
-from test_help_live_and_push import Browser, push_service, safety_message  # noqa: F401 (a fixture)
+from pushkit import Browser
+from test_help_live_and_push import push_service, safety_message  # noqa: F401 (a fixture)
 from test_site_plan import image_bytes
 
 
@@ -187,7 +188,7 @@ def test_the_push_of_a_call_reaches_the_safety_team(clock, event, player, player
     called = help_call(player_api, event).json()
 
     assert help_push(call_id=called["id"]) == 2
-    by_path = dict(push_service.bodies)
+    by_path = {request.path: request for request in push_service.received}
     assert set(by_path) == {"/safety", "/organiser"}
     shown = safety_phone.read(by_path["/safety"])
     assert shown["kind"] == "help_call" and shown["url"] == f"/#/safety/{event.pk}"
