@@ -55,6 +55,12 @@ def api_for(role, users):
     return APIClient() if role == "anonymous" else client_for(users[role], "fr")
 
 
+def _allowed_api(world, expected):
+    """A client for the row's allowed role in the matrix's world, and the world's ids."""
+    users, ids = world
+    return api_for(allowed_role(expected), users), ids
+
+
 QUERY_VALUES = ["%00", "a%00b", "%ED%A0%80", "1e309", "NaN", "-1", "9" * 30, "%C2%B2"]
 QUERY_NAMES = ["q", "status", "character", "after", "last", "lang", "kind", "course"]
 # Reads write nothing, but for one: the first opening of the cards to print gives a card
@@ -98,8 +104,7 @@ class TestEveryRouteOfTheMatrix:
                              ids=[f"{m} {u}" for _, m, u, *_ in READS])
     def test_hostile_query_parameters_never_give_a_server_error(self, route, method, url, body,
                                                                 expected, world):
-        users, ids = world
-        api = api_for(allowed_role(expected), users)
+        api, ids = _allowed_api(world, expected)
         path = _fill(url, ids).split("?")[0]
         before = fingerprint()
         for name in QUERY_NAMES:
@@ -113,8 +118,7 @@ class TestEveryRouteOfTheMatrix:
                              ids=[f"{m} {u}" for _, m, u, *_ in CODE_ROWS])
     def test_a_hostile_code_in_the_path_finds_nothing_and_changes_nothing(self, route, method, url, body,
                                                                           expected, world):
-        users, ids = world
-        api = api_for(allowed_role(expected), users)
+        api, ids = _allowed_api(world, expected)
         before = fingerprint()
         for value in CODE_VALUES:
             junk = {**ids, **{code[1:-1]: value for code in CODES}}
