@@ -75,6 +75,12 @@ CODE_ROWS = [row for row in MATRIX if any(code in row[2] for code in CODES)]
 CODE_VALUES = ["%00", "ABC%00", "%ED%A0%80", "%C2%B2", "A" * 5000, "1e309"]
 
 
+def each_row(rows):
+    """One test per row of the matrix, named by its method and path."""
+    return pytest.mark.parametrize("route,method,url,body,expected", rows,
+                                   ids=[f"{m} {u}" for _, m, u, *_ in rows])
+
+
 class TestEveryRouteOfTheMatrix:
     """The matrix's world, built once for these rows and rolled back after them."""
 
@@ -83,8 +89,7 @@ class TestEveryRouteOfTheMatrix:
         with world_opened(django_db_blocker, tmp_path_factory) as built:
             yield built
 
-    @pytest.mark.parametrize("route,method,url,body,expected", WRITES,
-                             ids=[f"{m} {u}" for _, m, u, *_ in WRITES])
+    @each_row(WRITES)
     def test_a_hostile_body_is_refused_and_changes_nothing(self, route, method, url, body, expected,
                                                            world):
         users, ids = world
@@ -100,8 +105,7 @@ class TestEveryRouteOfTheMatrix:
                 assert response.json()["error"] == code, text
         assert fingerprint() == before
 
-    @pytest.mark.parametrize("route,method,url,body,expected", READS,
-                             ids=[f"{m} {u}" for _, m, u, *_ in READS])
+    @each_row(READS)
     def test_hostile_query_parameters_never_give_a_server_error(self, route, method, url, body,
                                                                 expected, world):
         api, ids = _allowed_api(world, expected)
@@ -114,8 +118,7 @@ class TestEveryRouteOfTheMatrix:
         if not any(mint in url for mint in MINTING):
             assert fingerprint() == before
 
-    @pytest.mark.parametrize("route,method,url,body,expected", CODE_ROWS,
-                             ids=[f"{m} {u}" for _, m, u, *_ in CODE_ROWS])
+    @each_row(CODE_ROWS)
     def test_a_hostile_code_in_the_path_finds_nothing_and_changes_nothing(self, route, method, url, body,
                                                                           expected, world):
         api, ids = _allowed_api(world, expected)
