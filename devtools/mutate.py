@@ -10,6 +10,7 @@ and the survivors judged harmless are kept in docs/testing.md."""
 from __future__ import annotations
 
 import argparse
+import filecmp
 import json
 import re
 import shutil
@@ -63,7 +64,9 @@ def prepare(app: str, fresh: bool) -> Path:
                              check=True).stdout.decode().split("\0")
     for name in filter(None, tracked):
         source, target = ROOT / name, work / name
-        if source.is_file() and not target.exists():
+        # Files changed since the last run are copied again: the tests written for its
+        # survivors, or a rule simplified (mutmut tests the changed functions anew).
+        if source.is_file() and not (target.exists() and filecmp.cmp(source, target, shallow=False)):
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, target)
     files, tests = TARGETS[app]
@@ -96,6 +99,20 @@ def test_database_drop(database_url: str) -> None:
 
 def mutmut(work: Path, env: dict, *args: str) -> None:
     subprocess.run([sys.executable, "-m", "mutmut", *args], cwd=work, env=env, check=False)
+
+
+def uncaught(app: str) -> list[str]:
+    """Run in the app's copy: the names of the changes that the last run did not catch."""
+    from mutmut.__main__ import SourceFileMutationData, walk_mutatable_files
+    from mutmut.stats import status_by_exit_code
+
+    names = []
+    for path in walk_mutatable_files():
+        data = SourceFileMutationData(path=path)
+        data.load()
+        names += [name for name, code in data.exit_code_by_key.items()
+                  if status_by_exit_code[code] not in CAUGHT]
+    return sorted(names)
 
 
 def survivors_report(app: str) -> str:
@@ -138,11 +155,20 @@ def main() -> int:
     parser.add_argument("--max-children", default="1",
                         help="mutants tested at once; they share one test database, and a test "
                              "that empties it (transaction=True) would kill another's mutant")
+    parser.add_argument("--again", action="store_true",
+                        help="test again only the changes the last run did not catch (after "
+                             "writing tests for them); the other results stand")
     parser.add_argument("--report", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--uncaught", action="store_true", help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.report:      # in the app's copy, from report()
         print(survivors_report(options.apps[0]))
         return 0
+    if options.uncaught:    # in the app's copy, from main()
+        print("\n".join(uncaught(options.apps[0])))
+        return 0
+    if options.again and options.fresh:
+        parser.error("--again tests the last run's survivors: it cannot follow --fresh")
     if unknown := set(options.apps) - set(TARGETS):
         parser.error(f"unknown app(s): {', '.join(sorted(unknown))}")
     summary = []
@@ -152,7 +178,13 @@ def main() -> int:
             work = prepare(app, options.fresh)
             if options.fresh:
                 test_database_drop(env["DATABASE_URL"])
-            mutmut(work, env, "run", "--max-children", options.max_children)
+            names = []
+            if options.again:
+                names = subprocess.run([sys.executable, __file__, "--uncaught", app], cwd=work,
+                                       env=env, capture_output=True, text=True,
+                                       check=True).stdout.split()
+            if not options.again or names:
+                mutmut(work, env, "run", "--max-children", options.max_children, *names)
             summary.append(f"{report(app, work, env)}: survivors in var/mutation/{app}.txt")
     print("\n".join(summary))
     return 0
