@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -101,49 +102,82 @@ def mutmut(work: Path, env: dict, *args: str) -> None:
     subprocess.run([sys.executable, "-m", "mutmut", *args], cwd=work, env=env, check=False)
 
 
-def uncaught(app: str) -> list[str]:
-    """Run in the app's copy: the names of the changes that the last run did not catch."""
+def in_sample(name: str, sample: int) -> bool:
+    """One change in `sample`, chosen by its name: the same ones from run to run."""
+    return sample == 1 or zlib.crc32(name.encode()) % sample == 0
+
+
+def results(sample: int):
+    """Run in the app's copy: (file, change, status) of each change of the sample."""
     from mutmut.__main__ import SourceFileMutationData, walk_mutatable_files
     from mutmut.stats import status_by_exit_code
 
-    names = []
-    for path in walk_mutatable_files():
-        data = SourceFileMutationData(path=path)
-        data.load()
-        names += [name for name, code in data.exit_code_by_key.items()
-                  if status_by_exit_code[code] not in CAUGHT]
-    return sorted(names)
-
-
-def survivors_report(app: str) -> str:
-    """Run in the app's copy (mutmut reads its configuration from the working folder): the
-    kill count and each change that no test noticed, as the lines it changed."""
-    from mutmut.__main__ import SourceFileMutationData, walk_mutatable_files
-    from mutmut.mutation.diff_apply import get_diff_for_mutant
-    from mutmut.stats import status_by_exit_code
-
-    total, lines = 0, []
     for path in walk_mutatable_files():
         data = SourceFileMutationData(path=path)
         data.load()
         for name, code in sorted(data.exit_code_by_key.items()):
-            total += 1
-            status = status_by_exit_code[code]
-            if status in CAUGHT:
-                continue
-            diff = get_diff_for_mutant(name, path=path).splitlines()
-            changed = [line for line in diff if line[:1] in "+-" and line[:3] not in ("+++", "---")]
-            lines += [f"{name} ({path}): {status}", *(f"    {line}" for line in changed), ""]
+            if in_sample(name, sample):
+                yield path, name, status_by_exit_code[code]
+
+
+def generate() -> None:
+    """Run in the app's copy: write the changed copies of the code, as `mutmut run` starts
+    by doing, so that a sample can be chosen among them before anything is tested."""
+    import contextlib
+
+    import mutmut.__main__ as m
+
+    with contextlib.redirect_stdout(sys.stderr):     # the changes' names go to stdout
+        _generate(m)
+
+
+def _generate(m) -> None:
+    m.set_mutant_under_test("mutant_generation")
+    Path("mutants").mkdir(exist_ok=True)
+    m.copy_src_dir()
+    m.copy_also_copy_files()
+    m.setup_source_paths()
+    m.store_lines_covered_by_tests()
+    m.create_mutants(1)
+
+
+def to_test(sample: int, again: bool) -> list[str]:
+    """Run in the app's copy: the changes of the sample still to test (with `again`, also
+    those the last run did not catch)."""
+    generate()
+    return [name for _, name, status in results(sample)
+            if status == "not checked" or (again and status not in CAUGHT)]
+
+
+def survivors_report(app: str, sample: int) -> str:
+    """Run in the app's copy (mutmut reads its configuration from the working folder): the
+    kill count and each change that no test noticed, as the lines it changed."""
+    from mutmut.mutation.diff_apply import get_diff_for_mutant
+
+    total, lines = 0, []
+    for path, name, status in results(sample):
+        total += 1
+        if status in CAUGHT:
+            continue
+        diff = get_diff_for_mutant(name, path=path).splitlines()
+        changed = [line for line in diff if line[:1] in "+-" and line[:3] not in ("+++", "---")]
+        lines += [f"{name} ({path}): {status}", *(f"    {line}" for line in changed), ""]
     survived = sum(1 for line in lines if line and not line.startswith(" "))
     rate = 100 * (total - survived) / max(total, 1)
-    return "\n".join([f"# {app}: {total - survived} of {total} changes caught ({rate:.1f} %)", "",
-                      *lines])
+    of = f", a sample of one change in {sample}" if sample > 1 else ""
+    return "\n".join([f"# {app}: {total - survived} of {total} changes caught ({rate:.1f} %{of})",
+                      "", *lines])
 
 
-def report(app: str, work: Path, env: dict) -> str:
-    """The summary line; the full report goes to var/mutation/<app>.txt."""
-    text = subprocess.run([sys.executable, __file__, "--report", app], cwd=work, env=env,
+def in_copy(work: Path, env: dict, *args: str) -> str:
+    """This script run in the app's copy, where mutmut finds its configuration."""
+    return subprocess.run([sys.executable, __file__, *args], cwd=work, env=env,
                           capture_output=True, text=True, check=True).stdout
+
+
+def report(app: str, work: Path, env: dict, sample: int) -> str:
+    """The summary line; the full report goes to var/mutation/<app>.txt."""
+    text = in_copy(work, env, "--report", app, "--sample", str(sample))
     (work.parent / f"{app}.txt").write_text(text)
     return text.splitlines()[0].lstrip("# ")
 
@@ -158,14 +192,17 @@ def main() -> int:
     parser.add_argument("--again", action="store_true",
                         help="test again only the changes the last run did not catch (after "
                              "writing tests for them); the other results stand")
+    parser.add_argument("--sample", type=int, default=1, metavar="K",
+                        help="test one change in K, chosen by name (the same ones each run): "
+                             "a whole run of the rules core takes hours on two cores")
     parser.add_argument("--report", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--uncaught", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--to-test", action="store_true", help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.report:      # in the app's copy, from report()
-        print(survivors_report(options.apps[0]))
+        print(survivors_report(options.apps[0], options.sample))
         return 0
-    if options.uncaught:    # in the app's copy, from main()
-        print("\n".join(uncaught(options.apps[0])))
+    if options.to_test:     # in the app's copy, from main()
+        print("\n".join(to_test(options.sample, options.again)))
         return 0
     if options.again and options.fresh:
         parser.error("--again tests the last run's survivors: it cannot follow --fresh")
@@ -179,13 +216,13 @@ def main() -> int:
             if options.fresh:
                 test_database_drop(env["DATABASE_URL"])
             names = []
-            if options.again:
-                names = subprocess.run([sys.executable, __file__, "--uncaught", app], cwd=work,
-                                       env=env, capture_output=True, text=True,
-                                       check=True).stdout.split()
-            if not options.again or names:
+            if options.again or options.sample > 1:
+                names = in_copy(work, env, "--to-test", app, "--sample", str(options.sample),
+                                *(["--again"] if options.again else [])).split()
+            if names or not (options.again or options.sample > 1):
                 mutmut(work, env, "run", "--max-children", options.max_children, *names)
-            summary.append(f"{report(app, work, env)}: survivors in var/mutation/{app}.txt")
+            summary.append(f"{report(app, work, env, options.sample)}: survivors in "
+                           f"var/mutation/{app}.txt")
     print("\n".join(summary))
     return 0
 

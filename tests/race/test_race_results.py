@@ -16,12 +16,14 @@ from racekit import (at, balise, entry_url, finish, make_course, make_race, post
 pytestmark = pytest.mark.django_db
 
 LUCIE_PHONE, PAUL_PHONE = "06 11 22 33 44", "07 99 88 77 66"
+LUCIE_CARD, PAUL_CARD = 8_471_101, 8_472_202
 
 
 @pytest.fixture
 def raced(clock, race, famille, enrol, organiser_api):
-    lucie = enrol("Lucie Martin", 101, phone=LUCIE_PHONE)
-    paul = enrol("Paul Roux", 202, phone=PAUL_PHONE)
+    # Card numbers no id, time or score of the page can hold (the page must not show them).
+    lucie = enrol("Lucie Martin", LUCIE_CARD, phone=LUCIE_PHONE)
+    paul = enrol("Paul Roux", PAUL_CARD, phone=PAUL_PHONE)
     team = enrol("Les Rescapés", 303, kind="team", members=["Marc", "Julie"], phone="0655443322")
     post(organiser_api, f"/api/race/courses/{famille.pk}/start/")
     clock.advance(95 * 60)
@@ -42,7 +44,8 @@ def test_the_public_results_page_needs_no_login_and_shows_no_phone(raced, race):
     assert html.index("Lucie Martin") < html.index("Paul Roux")
     assert ">50<" in html and ">-15<" in html
     assert "Non classés" in html and "Les Rescapés" in html and "En retard" in html
-    for secret in (LUCIE_PHONE, PAUL_PHONE, "0655443322", lucie.character.code, "101", "202"):
+    for secret in (LUCIE_PHONE, PAUL_PHONE, "0655443322", lucie.character.code,
+                   str(LUCIE_CARD), str(PAUL_CARD)):
         assert secret not in html
     english = APIClient().get(f"/race/{race.pk}/results/?lang=en").content.decode()
     assert "Results" in english and "Not ranked" in english
