@@ -88,8 +88,8 @@ def prepare(app: str, fresh: bool) -> Path:
 
 
 def test_database_drop(database_url: str) -> None:
-    """The app's test database is kept between mutants (--reuse-db): a fresh run starts
-    from none, since a run stopped mid-test may have left rows in it."""
+    """The app's test database is kept between mutants (--reuse-db), not between runs: a
+    run stopped mid-test may have left rows in it."""
     from urllib.parse import urlsplit
 
     import psycopg
@@ -213,8 +213,7 @@ def main() -> int:
         for app in options.apps or list(TARGETS):
             env = dict(base_env, DATABASE_URL=re.sub(r"/[^/]*$", f"/mutation_{app}", base_env["DATABASE_URL"]))
             work = prepare(app, options.fresh)
-            if options.fresh:
-                test_database_drop(env["DATABASE_URL"])
+            test_database_drop(env["DATABASE_URL"])
             names = []
             if options.again or options.sample > 1:
                 names = in_copy(work, env, "--to-test", app, "--sample", str(options.sample),
