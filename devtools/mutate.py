@@ -10,12 +10,13 @@ and the survivors judged harmless are kept in docs/testing.md."""
 from __future__ import annotations
 
 import argparse
-import filecmp
+import io
 import json
 import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import zlib
 from pathlib import Path
 
@@ -57,19 +58,27 @@ def packages() -> list[str]:
 
 
 def prepare(app: str, fresh: bool) -> Path:
-    """A copy of the tracked files with a mutmut configuration for `app`."""
+    """A copy of the last commit's files with a mutmut configuration for `app`: a run
+    measures what is committed, whatever is being edited beside it."""
     work = ROOT / "var" / "mutation" / app
     if fresh and work.exists():
         shutil.rmtree(work)
-    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
-                             check=True).stdout.decode().split("\0")
-    for name in filter(None, tracked):
-        source, target = ROOT / name, work / name
-        # Files changed since the last run are copied again: the tests written for its
-        # survivors, or a rule simplified (mutmut tests the changed functions anew).
-        if source.is_file() and not (target.exists() and filecmp.cmp(source, target, shallow=False)):
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target)
+    archive = subprocess.run(["git", "archive", "--format=tar", "HEAD"], cwd=ROOT,
+                             capture_output=True, check=True).stdout
+    tracked = []
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        for member in tar.getmembers():
+            if not member.isfile():
+                continue
+            tracked.append(member.name)
+            content, target = tar.extractfile(member).read(), work / member.name
+            # Files changed since the last run are written again, with a new time: the
+            # tests written for its survivors, or a rule simplified (mutmut tests the
+            # changed functions anew).
+            if not (target.exists() and target.read_bytes() == content):
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(content)
+                target.chmod(member.mode)
     files, tests = TARGETS[app]
     tests = sorted(str(p.relative_to(ROOT)) for p in ROOT.glob(tests)) if "*" in tests else [tests]
     tops = sorted({name.split("/")[0] for name in filter(None, tracked)} - set(packages()))
