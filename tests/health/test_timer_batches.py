@@ -90,7 +90,9 @@ def test_a_burst_is_one_batch_whose_queries_do_not_grow_with_it(clock, event, na
 def test_a_burst_bigger_than_a_batch_is_taken_whole_by_its_first_task(
         clock, event, narrator_user, monkeypatch):
     from health import services
-    monkeypatch.setattr(services, "DEADLINE_BATCH", 4)
+    # The default is bound when the function is defined: patching DEADLINE_BATCH would
+    # leave the batch at 100, and the burst in one batch.
+    monkeypatch.setitem(services.deadlines_apply_due.__kwdefaults__, "batch", 4)
     characters = crowd(event, narrator_user, 10, "Team")
     wound(characters)
     clock.advance(WOUNDED_FOR_S)
