@@ -4,6 +4,8 @@ for 3, each transition journalled once and none early; every phone gets its own 
 state and nothing of the others'; the burst's other tasks find nothing to do."""
 from __future__ import annotations
 
+import functools
+
 import pytest
 from asgiref.sync import sync_to_async
 from django.db import connection
@@ -92,7 +94,8 @@ def test_a_burst_bigger_than_a_batch_is_taken_whole_by_its_first_task(
     from health import services
     # The default is bound when the function is defined: patching DEADLINE_BATCH would
     # leave the batch at 100, and the burst in one batch.
-    monkeypatch.setitem(services.deadlines_apply_due.__kwdefaults__, "batch", 4)
+    monkeypatch.setattr(services, "deadlines_apply_due",
+                        functools.partial(services.deadlines_apply_due, batch=4))
     characters = crowd(event, narrator_user, 10, "Team")
     wound(characters)
     clock.advance(WOUNDED_FOR_S)
