@@ -53,6 +53,11 @@ VALUE_ELEMENTS = {"lose_points", "remember_state", "return_to", "count", "postpo
 # What a character's Carga makes of it (effects/selectors/load.py words each one).
 LOAD_LEVELS = ("normal", "overloaded", "immobile")
 PARAM_TYPES = {"bool": bool, "int": int, "str": str, "state": str, "choice": str}
+# Conditions that hold a mapping (`when_at_least: {trauma: 3}`); the others name one thing.
+MAPPED_CONDITIONS = {"when_option_is", "when_at_least", "when_below", "when_option_has",
+                     "unless_option_has", "when_value_is", "unless_value_is", "when_param_is"}
+# Parameters that name something the file declares: looked up, so text only.
+NAME_PARAMS = ("state", "timer", "remember", "point")
 
 
 class Checker:
@@ -104,8 +109,18 @@ class Checker:
             _, params = split_element(raw)
             self.element_params(here, name, params, ctx)
 
+    def element_shapes(self, where: str, name: str, params: dict):
+        """A condition or a name given as the wrong shape fails before anything reads it."""
+        for key, value in params.items():
+            kind = dict if key in MAPPED_CONDITIONS else str
+            named = key in CONDITIONS or key in NAME_PARAMS or (
+                key == "value" and name in VALUE_ELEMENTS)
+            if named and not isinstance(value, kind):
+                self.fail(f"{where}.{name}.{key}", f"must be a {kind.__name__}")
+
     def element_params(self, where: str, name: str, params: dict, ctx: dict):
         spec = ELEMENTS[name]
+        self.element_shapes(where, name, params)
         given = set(params) - CONDITIONS
         if spec.free_params:
             for key in given:

@@ -120,6 +120,11 @@ def load_ruleset(path: Path | str) -> Ruleset:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise RulesetError(f"{path.name}: cannot read: {exc}") from exc
+    return ruleset_from_data(path, data)
+
+
+def ruleset_from_data(path: Path, data) -> Ruleset:
+    """Check a ruleset file's parsed data completely; `path` names it in every failure."""
     c = Checker(path, data)
     if not isinstance(data, dict):
         c.fail("(top)", "must be a mapping")
