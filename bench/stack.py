@@ -60,10 +60,14 @@ class Stack:
                                           "--maxclients", "20000"])
         wait_for_port(self.redis_port)
 
-    def start_web(self, port: int | None = None) -> int:
+    def start_web(self, port: int | None = None, application: str | None = None,
+                  workers: int = 1, **env) -> int:
+        """A server (`workers` processes sharing the port) of the project's application,
+        or of `application`; `env`: settings of its own (LIVE_CONNECTS_PER_S=...)."""
         port = port or free_port()
-        from config.server import command
-        self.spawn(f"web-{port}", command("127.0.0.1", port))
+        from config.server import APPLICATION, command
+        self.spawn(f"web-{port}", command("127.0.0.1", port, workers=workers,
+                                          application=application or APPLICATION), **env)
         wait_for_port(port)
         return port
 
@@ -113,6 +117,22 @@ def group_cpu_s(pgid: int) -> float:
         except OSError:
             continue
         if int(fields[2]) == pgid:          # fields after the name: state, ppid, pgrp, ...
+            total += int(fields[11]) + int(fields[12])
+    return total / ticks
+
+
+def postgres_cpu_s() -> float:
+    """User + system CPU seconds of every PostgreSQL process of this machine (the server,
+    its backends and its background workers: what a query costs beside the web process)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            name, rest = stat.read_text().rsplit(")", 1)
+        except OSError:
+            continue
+        if name.split("(", 1)[1].startswith("postgres"):
+            fields = rest.split()
             total += int(fields[11]) + int(fields[12])
     return total / ticks
 

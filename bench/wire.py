@@ -1,0 +1,71 @@
+"""A websocket phone reduced to the bytes (RFC 6455), for load clients that must offer
+thousands of handshakes a second from a few processes: the `websockets` library spends
+more CPU per handshake than the server's bare consumer, so a client built on it measures
+itself. Only what a phone's connect does: the upgrade, the first message (or the busy
+refusal and its close), a close. No extension, no fragmentation (the server sends none)."""
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import os
+import struct
+
+CLOSE, TEXT = 0x8, 0x1
+
+
+class Refused(Exception):
+    """The server answered the upgrade with an HTTP status (403...)."""
+
+    def __init__(self, status: int):
+        super().__init__(f"HTTP {status}")
+        self.status = status
+
+
+def upgrade_request(port: int, path: str, session: str = "") -> bytes:
+    key = base64.b64encode(os.urandom(16)).decode()
+    cookie = f"Cookie: sessionid={session}\r\n" if session else ""
+    return (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+            f"Origin: http://127.0.0.1:{port}\r\n{cookie}\r\n").encode()
+
+
+def close_frame(code: int = 1000) -> bytes:
+    """A client's frames are masked (RFC 6455 5.3)."""
+    mask = os.urandom(4)
+    payload = struct.pack("!H", code)
+    return bytes([0x80 | CLOSE, 0x80 | len(payload)]) + mask + bytes(
+        b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+async def read_frame(reader: asyncio.StreamReader) -> tuple[int, bytes]:
+    first, second = await reader.readexactly(2)
+    length = second & 0x7F
+    if length == 126:
+        length = struct.unpack("!H", await reader.readexactly(2))[0]
+    elif length == 127:
+        length = struct.unpack("!Q", await reader.readexactly(8))[0]
+    return first & 0x0F, await reader.readexactly(length)
+
+
+async def first_message(port: int, path: str, session: str = "",
+                        timeout: float = 10) -> tuple[str, dict | int | None]:
+    """Open, read the first message, close. ("message", the JSON) for an accepted phone,
+    ("busy", retry_after_ms) for a refusal, ("closed", close code) for any other close."""
+    reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), timeout)
+    try:
+        writer.write(upgrade_request(port, path, session))
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout)
+        status = int(head.split(b" ", 2)[1])
+        if status != 101:
+            raise Refused(status)
+        opcode, payload = await asyncio.wait_for(read_frame(reader), timeout)
+        if opcode == CLOSE:
+            return "closed", struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else None
+        message = json.loads(payload)
+        writer.write(close_frame())
+        if message.get("type") == "busy":
+            return "busy", message.get("retry_after_ms")
+        return "message", message
+    finally:
+        writer.close()
