@@ -108,6 +108,64 @@ class Door:
 
 
 door = Door()
+# Where the gate hands its ticket to the consumer (the ASGI scope).
+SCOPE_KEY = "live_admission"
+
+
+class Ticket:
+    """One admitted connect, counted in progress until `done()`: the consumer calls it once
+    its first message is sent; the gate, when the socket ends without that. Once only."""
+
+    def __init__(self, started: float):
+        self.started: float | None = started
+
+    def done(self) -> None:
+        if self.started is not None:
+            door.done(self.started)
+            self.started = None
+
+
+def ticket() -> Ticket | None:
+    started = door.admit()
+    return None if started is None else Ticket(started)
+
+
+class Gate:
+    """ASGI middleware in front of every other layer of the live websocket (origin, session,
+    routing, the consumer and its channel): a phone beyond what this process sustains is
+    told when to come back for the cost of its handshake and two messages, a fraction of
+    an admitted connect (docs/performance.md). A crowd that ignores the hint therefore
+    cannot starve the connects already admitted."""
+
+    def __init__(self, application, path: str = "/ws/live/"):
+        self.application, self.path = application, path
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "websocket" or scope.get("path") != self.path:
+            return await self.application(scope, receive, send)
+        admitted = ticket()
+        if admitted is None:
+            return await refuse(receive, send)
+        try:
+            return await self.application({**scope, SCOPE_KEY: admitted}, receive, send)
+        finally:
+            admitted.done()
+
+
+async def refuse(receive, send) -> None:
+    """The busy answer in plain ASGI messages, with no consumer built."""
+    if (await receive())["type"] == "websocket.connect":
+        await busy_answer(send)
+
+
+async def busy_answer(send) -> None:
+    """Accept, say when to come back, close: the refusal a phone reads (docs/api.md)."""
+    busy = busy_message(door.retry_after_s())
+    await send({"type": "websocket.accept"})
+    await send({"type": "websocket.send", "text": json.dumps(busy)})
+    # 4013: RFC 6455's 1013 "Try Again Later" in the application's range (daphne lets
+    # an application close only with 1000 or 3000-4999).
+    await send({"type": "websocket.close", "code": 4013, "reason": busy_reason(busy)})
 
 
 def busy_message(retry_after_s: float) -> dict:

@@ -11,6 +11,7 @@ import time
 from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone
@@ -97,14 +98,26 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         finally:
             self.hangup.stop()
 
+    async def dispatch(self, message):
+        """Channels' dispatch without the thread round trip it makes before every message
+        to close stale database connections (`aclose_old_connections`: about a sixth of
+        a connect's CPU, and again for every message forwarded). This consumer never uses
+        the ORM on the event loop: its reads run in consumer_reads.concurrent_db, which
+        closes its own connection."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def connect(self):
         params = parse_qs(self.scope.get("query_string", b"").decode("utf-8", "replace"))
         lang = params.get("lang", [DEFAULT_LANGUAGE])[0]
         self.lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
-        # Before any database or Redis work: a crowd beyond what this process sustains is
-        # told at once when to come back.
-        started = admission.door.admit()
-        if started is None:
+        # Admitted by the gate in front (live/admission.py), or here when served without
+        # it: before any database or Redis work, a crowd beyond what this process
+        # sustains is told at once when to come back.
+        admitted = self.scope.get(admission.SCOPE_KEY) or admission.ticket()
+        if admitted is None:
             await self._come_back_later()
             return
         try:
@@ -118,7 +131,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             await self._come_back_later()
             return
         finally:
-            admission.door.done(started)
+            admitted.done()
         if self.hangup.gone:
             return
         if first is None:
@@ -160,12 +173,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         """The refusal a phone reads (docs/api.md): opened, told the delay after which to
         try again, closed with 4013. The delay goes in a message and in the close reason:
         daphne (the browser tests' server) sends no close reason."""
-        busy = admission.busy_message(admission.door.retry_after_s())
-        await self.accept()
-        await self.send_json(busy)
-        # 4013: RFC 6455's 1013 "Try Again Later" in the application's range (daphne lets
-        # an application close only with 1000 or 3000-4999).
-        await self.close(code=4013, reason=admission.busy_reason(busy))
+        await admission.busy_answer(self.base_send)
 
     async def _character_connect(self, session, character_id: int) -> dict | None:
         """Its group is joined before the snapshot is read (its name needs no query), so a
