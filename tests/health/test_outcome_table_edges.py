@@ -9,13 +9,9 @@ import pytest
 from fixtures import client_for, personaje, septenario_event
 from players.services import character_create, event_create
 
+from test_outcome_table import table
+
 pytestmark = pytest.mark.django_db
-
-
-def table(api, character):
-    response = api.get(f"/api/characters/{character.pk}/outcomes/")
-    assert response.status_code == 200, response.content
-    return response.json()
 
 
 def test_the_countdowns_a_wound_starts_come_soonest_first(clock, event, player, player_api):

@@ -45,24 +45,15 @@ def test_a_name_of_100_characters_is_kept_and_a_longer_or_empty_one_refused(orga
         (3, "the name is empty or longer than 100 characters")]
 
 
-def test_a_finger_that_is_no_number_is_refused_quoting_it(organiser_api, race, famille):
-    assert refused(organiser_api, race, HEADER + "Lucie,famille,12a,0612345678,solo,,,non\n"
-                   "Paul,famille,0,0612345678,solo,,,non\n") == [
-        (2, "finger '12a' is not a number"), (3, "finger '0' is not a number")]
-
-
-def test_a_deposit_neither_yes_nor_no_is_refused_quoting_it(organiser_api, race, famille):
-    assert refused(organiser_api, race, HEADER + "Lucie,famille,101,0612345678,solo,,,peut-être\n") == [
-        (2, "deposit 'peut-être' is neither yes nor no")]
-
-
-def test_a_refused_lines_finger_is_not_given_to_a_later_line(organiser_api, race, famille):
-    assert refused(organiser_api, race, HEADER + "Eve,famille,205,call me,solo,,,non\n"
-                   "Fab,famille,205,0612345678,solo,,,non\n") == [
-        (2, "invalid phone number 'call me'"), (3, "Finger 205 is already given to Eve.")]
-
-
-def test_a_carrier_who_is_not_a_member_is_refused_naming_the_members(organiser_api, race, famille):
-    assert refused(organiser_api, race, HEADER + "Les Rescapés,famille,101,0612345678,team,"
-                   "Paul|Jeanne,Zoé,non\n") == [
-        (2, "Zoé is not a member of Les Rescapés (Paul, Jeanne)")]
+@pytest.mark.parametrize("lines, reasons", [
+    ("Lucie,famille,12a,0612345678,solo,,,non\nPaul,famille,0,0612345678,solo,,,non\n",
+     [(2, "finger '12a' is not a number"), (3, "finger '0' is not a number")]),
+    ("Lucie,famille,101,0612345678,solo,,,peut-être\n", [(2, "deposit 'peut-être' is neither yes nor no")]),
+    ("Eve,famille,205,call me,solo,,,non\nFab,famille,205,0612345678,solo,,,non\n",
+     [(2, "invalid phone number 'call me'"), (3, "Finger 205 is already given to Eve.")]),
+    ("Les Rescapés,famille,101,0612345678,team,Paul|Jeanne,Zoé,non\n",
+     [(2, "Zoé is not a member of Les Rescapés (Paul, Jeanne)")]),
+], ids=["finger_no_number_quoted", "deposit_neither_yes_nor_no_quoted",
+        "refused_lines_finger_not_given_to_a_later_line", "carrier_not_a_member_names_the_members"])
+def test_a_bad_line_is_refused_quoting_what_is_wrong(organiser_api, race, famille, lines, reasons):
+    assert refused(organiser_api, race, HEADER + lines) == reasons

@@ -4,81 +4,12 @@ reads of them: a broken copy of a shipped ruleset is refused with the file, the 
 path and the problem; an unbroken one keeps each section as the file wrote it."""
 from __future__ import annotations
 
-import json
-from functools import cache
-
 import pytest
-import yaml
+from ruleset_copies import LANGUAGES, drop, loaded, put, refusal, ruleset_data
 
-from rulesets import RulesetError, get_ruleset, load_ruleset
+from rulesets import get_ruleset
 from rulesets.checks import data_reads
 from rulesets.contracts import FEATURES, Feature, features_of
-from rulesets.loader import DATA_DIR
-
-# libyaml when the machine has it: these tests read and write a ruleset each.
-LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-
-
-@cache
-def _shipped_text(key: str) -> str:
-    return json.dumps(yaml.load((DATA_DIR / f"{key}.yaml").read_text("utf-8"), Loader=LOADER))
-
-
-def ruleset_data(key: str) -> dict:
-    """A shipped ruleset as plain data, its YAML anchors unshared (a change touches one place)."""
-    return json.loads(_shipped_text(key))
-
-
-def write(tmp_path, key: str, data: dict):
-    path = tmp_path / f"{key}_broken.yaml"
-    path.write_text(yaml.dump(data, Dumper=DUMPER, allow_unicode=True, sort_keys=False),
-                    encoding="utf-8")
-    return path
-
-
-def refusal(tmp_path, key: str, change) -> str:
-    """The load error of a copy of ruleset `key` changed by `change`, after its file name."""
-    data = ruleset_data(key)
-    change(data)
-    with pytest.raises(RulesetError) as exc:
-        load_ruleset(write(tmp_path, key, data))
-    message = str(exc.value)
-    assert message.startswith(f"{key}_broken.yaml: "), message
-    return message[len(f"{key}_broken.yaml: "):]
-
-
-def loaded(tmp_path, key: str, change):
-    data = ruleset_data(key)
-    change(data)
-    return load_ruleset(write(tmp_path, key, data))
-
-
-LANGUAGES = "labels need the languages fr, es, en"
-
-
-def put(*path_and_value):
-    """A change that sets data[path...] = value."""
-    *path, last, value = path_and_value
-
-    def change(data):
-        node = data
-        for step in path:
-            node = node[step]
-        node[last] = value
-    return change
-
-
-def drop(*path):
-    """A change that deletes data[path...]."""
-    *path, last = path
-
-    def change(data):
-        node = data
-        for step in path:
-            node = node[step]
-        del node[last]
-    return change
 
 
 # -- each broken section is refused, naming its exact path -----------------------------
@@ -264,30 +195,28 @@ def bites(monkeypatch):
                                                    options=("bite_s",)))
 
 
+def with_bites(data):
+    """Names the 'bites' feature and declares every key it relies on."""
+    data["features"].append("bites")
+    data["states"]["bitten"] = {"labels": dict(data["states"]["dead"]["labels"]), "severity": 5}
+    data["actions"]["bite"] = {"labels": dict(data["states"]["dead"]["labels"]),
+                               "declared_by": ["rules"], "outcomes": {}}
+    data["values"]["bites"] = 0
+    data["options"]["misc"]["bite_s"] = 10           # read by the feature alone
+
+
 @pytest.mark.parametrize("kind, key", [("states", "bitten"), ("actions", "bite"),
                                        ("values", "bites"), ("options", "bite_s")])
 def test_each_kind_of_key_a_feature_relies_on_must_be_declared(tmp_path, bites, kind, key):
     def change(data):
-        data["features"].append("bites")
-        data["states"]["bitten"] = {"labels": dict(data["states"]["dead"]["labels"]), "severity": 5}
-        data["actions"]["bite"] = {"labels": dict(data["states"]["dead"]["labels"]),
-                                   "declared_by": ["rules"], "outcomes": {}}
-        data["values"]["bites"] = 0
-        data["options"]["misc"]["bite_s"] = 10
+        with_bites(data)
         drop(*(["options", "misc"] if kind == "options" else [kind]), key)(data)
     assert refusal(tmp_path, "gn_fr", change) == (
         f"{kind}.{key}: missing: the 'bites' feature (race/options.py) relies on it")
 
 
 def test_a_ruleset_with_every_key_of_a_feature_has_it_and_its_options_are_read(tmp_path, bites):
-    def change(data):
-        data["features"].append("bites")
-        data["states"]["bitten"] = {"labels": dict(data["states"]["dead"]["labels"]), "severity": 5}
-        data["actions"]["bite"] = {"labels": dict(data["states"]["dead"]["labels"]),
-                                   "declared_by": ["rules"], "outcomes": {}}
-        data["values"]["bites"] = 0
-        data["options"]["misc"]["bite_s"] = 10       # read by the feature alone
-    assert loaded(tmp_path, "gn_fr", change).has("bites")
+    assert loaded(tmp_path, "gn_fr", with_bites).has("bites")
 
 
 @pytest.mark.parametrize("data, features", [

@@ -10,25 +10,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_load_checks import LANGUAGES, drop, loaded, put, refusal, ruleset_data
+from ruleset_copies import LANGUAGES, append, drop, loaded, put, refusal, ruleset_data
 
 from rulesets import RulesetError, get_ruleset, load_ruleset
 from rulesets.elements import ELEMENTS
 from rulesets.loader import DATA_DIR
 
 UNDECLARED = "(declare it under values)"
-
-
-def append(*path_and_value):
-    """A change that appends value to the list data[path...]."""
-    *path, value = path_and_value
-
-    def change(data):
-        node = data
-        for step in path:
-            node = node[step]
-        node.append(value)
-    return change
 
 
 def case(key, change, expected):
@@ -310,28 +298,9 @@ INTERACTIONS = [
 ]
 
 
-@pytest.mark.parametrize("key, change, expected", TOP)
-def test_a_broken_top_or_options_is_refused_naming_the_path(tmp_path, key, change, expected):
-    assert refusal(tmp_path, key, change) == expected
-
-
-@pytest.mark.parametrize("key, change, expected", PARTS)
-def test_a_broken_state_timer_or_point_is_refused_naming_the_path(tmp_path, key, change, expected):
-    assert refusal(tmp_path, key, change) == expected
-
-
-@pytest.mark.parametrize("key, change, expected", ACTIONS)
-def test_a_broken_action_is_refused_naming_the_path(tmp_path, key, change, expected):
-    assert refusal(tmp_path, key, change) == expected
-
-
-@pytest.mark.parametrize("key, change, expected", ELEMENT_CASES)
-def test_a_broken_rule_element_is_refused_naming_the_path(tmp_path, key, change, expected):
-    assert refusal(tmp_path, key, change) == expected
-
-
-@pytest.mark.parametrize("key, change, expected", INTERACTIONS)
-def test_a_broken_interaction_is_refused_naming_the_path(tmp_path, key, change, expected):
+@pytest.mark.parametrize("key, change, expected",
+                         TOP + PARTS + ACTIONS + ELEMENT_CASES + INTERACTIONS)
+def test_a_broken_part_is_refused_naming_the_path(tmp_path, key, change, expected):
     assert refusal(tmp_path, key, change) == expected
 
 

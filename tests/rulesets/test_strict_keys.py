@@ -3,26 +3,11 @@
 ruleset with one key misspelt in that mapping is refused."""
 from __future__ import annotations
 
-import json
-
 import pytest
-import yaml
+from ruleset_copies import load_error, node_at, ruleset_data
 
-from rulesets import RulesetError, load_ruleset
+from rulesets import load_ruleset
 from rulesets.loader import DATA_DIR
-
-
-def shipped(key: str) -> dict:
-    """A shipped ruleset as plain data, its YAML anchors unshared."""
-    return json.loads(json.dumps(yaml.safe_load((DATA_DIR / f"{key}.yaml").read_text("utf-8"))))
-
-
-def refusal(tmp_path, data: dict, name: str) -> str:
-    path = tmp_path / name
-    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    with pytest.raises(RulesetError) as exc:
-        load_ruleset(path)
-    return str(exc.value)
 
 
 def misspell(mapping: dict, right: str, wrong: str) -> None:
@@ -62,36 +47,34 @@ CASES = [
                          ids=[f"{case[4]}:{case[3]}" for case in CASES])
 def test_a_misspelt_key_fails_the_load_naming_file_and_path(tmp_path, key, path, right, wrong,
                                                             named):
-    data = shipped(key)
-    mapping = data
-    for step in path:
-        mapping = mapping[step]
+    data = ruleset_data(key)
+    mapping = node_at(data, path)
     if right is None:                         # inside each kind of an acharnement
         kind = next(iter(mapping))
         mapping, right, wrong, named = mapping[kind], "victim_in", "victims_in", f"{named}.{kind}"
     assert right in mapping                    # the shipped file has the key being misspelt
     misspell(mapping, right, wrong)
 
-    message = refusal(tmp_path, data, f"{key}_typo.yaml")
+    message = load_error(tmp_path, data, f"{key}_typo.yaml")
 
     assert message.startswith(f"{key}_typo.yaml: {named}: "), message
     assert f"'{wrong}'" in message
 
 
 def test_a_shot_that_misses_names_its_labels_only(tmp_path):
-    data = shipped("septenario_es")
+    data = ruleset_data("septenario_es")
     misses = data["interactions"]["firearm"]["misses_if"]
     name = next(iter(misses))
     misses[name]["label"] = misses[name]["labels"]
-    message = refusal(tmp_path, data, "septenario_typo.yaml")
+    message = load_error(tmp_path, data, "septenario_typo.yaml")
     assert message.startswith(f"septenario_typo.yaml: interactions.firearm.misses_if.{name}: "
                               "unknown key 'label'"), message
 
 
 def test_labels_hold_the_three_languages_and_nothing_else(tmp_path):
-    data = shipped("gn_fr")
+    data = ruleset_data("gn_fr")
     data["states"]["wounded"]["labels"]["eng"] = "Wounded"
-    message = refusal(tmp_path, data, "gn_fr_typo.yaml")
+    message = load_error(tmp_path, data, "gn_fr_typo.yaml")
     assert message == ("gn_fr_typo.yaml: states.wounded.labels: unknown language 'eng' "
                        "(labels hold fr, es, en)")
 
@@ -99,9 +82,9 @@ def test_labels_hold_the_three_languages_and_nothing_else(tmp_path):
 def test_a_misspelt_option_fails_as_nothing_reads_it(tmp_path):
     """Options are names the file chooses: a misspelt one is an option that no rule reads
     (and the rule that read the right name names an unknown option)."""
-    data = shipped("gn_fr")
+    data = ruleset_data("gn_fr")
     misspell(data["options"]["timers"], "tired_inert_s", "tired_inert_secs")
-    message = refusal(tmp_path, data, "gn_fr_typo.yaml")
+    message = load_error(tmp_path, data, "gn_fr_typo.yaml")
     assert message.startswith("gn_fr_typo.yaml: "), message
     assert "tired_inert_s" in message
 

@@ -7,15 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
-import yaml
+from ruleset_copies import put, ruleset_data
 
 from rulesets import RulesetError
-from rulesets.loader import DATA_DIR, available_rulesets, ruleset_from_data
-
-
-def shipped(key: str) -> dict:
-    """A shipped ruleset as plain data, its YAML anchors unshared."""
-    return json.loads(json.dumps(yaml.safe_load((DATA_DIR / f"{key}.yaml").read_text("utf-8"))))
+from rulesets.loader import available_rulesets, ruleset_from_data
 
 
 def containers(node, path=()):
@@ -29,10 +24,7 @@ def containers(node, path=()):
 
 def replaced(data: dict, path: tuple, value) -> dict:
     copy = json.loads(json.dumps(data))
-    node = copy
-    for step in path[:-1]:
-        node = node[step]
-    node[path[-1]] = value
+    put(*path, value)(copy)
     return copy
 
 
@@ -48,7 +40,7 @@ def load_or_refusal(key: str, data: dict) -> str | None:
 def test_every_mapping_or_list_written_in_another_shape_is_refused_by_name(key):
     """Each mapping written as a list and each list as a mapping; the outer ones (a
     section, an entry, a field) also as a number."""
-    data = shipped(key)
+    data = ruleset_data(key)
     crashes, tried = [], 0
     for path, value in containers(data):
         other = ["x"] if isinstance(value, dict) else {"x": 1}
@@ -80,19 +72,19 @@ def test_every_mapping_or_list_written_in_another_shape_is_refused_by_name(key):
     (("timers", "paralysis", "on_expire"), ["x"], "timers.paralysis.on_expire: must be a dict"),
 ])
 def test_a_section_or_field_of_the_wrong_shape_names_its_path(path, wrong, message):
-    data = shipped("septenario_es")
+    data = ruleset_data("septenario_es")
     replaced_data = replaced(data, path, wrong)
     assert load_or_refusal("septenario_es", replaced_data) == f"septenario_es_shape.yaml: {message}"
 
 
 def test_an_empty_section_stands_for_none():
-    data = shipped("septenario_es")
+    data = ruleset_data("septenario_es")
     data["traits"] = None
     assert load_or_refusal("septenario_es", data) is None
 
 
 def test_a_condition_or_a_name_given_in_the_wrong_shape_names_its_element():
-    data = shipped("septenario_es")
+    data = ruleset_data("septenario_es")
     knocked_out = data["timers"]["knockout"]["on_expire"]["unconscious"]
     index, element = next((i, e) for i, e in enumerate(knocked_out)
                           if isinstance(e, dict) and "when_value_is" in next(iter(e.values())))
