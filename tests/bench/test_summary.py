@@ -65,7 +65,7 @@ def test_one_summary_fills_run_1_and_keeps_the_rest_of_the_page(tmp_path, page):
     assert header == "| figure | target | run 1 | run 2 | load | holds? |"
     assert rule == "|---|---|---|---|---|---|"
     assert memory == "| memory per idle websocket | ≤ 50 KiB | 42.6 KiB (1,000 phones held) | — | 0.5→1.3 | **yes** |"
-    assert push == "| push to everyone p99, 2,000 phones | ≤ 300 ms | 448 ms (p50 210) | — | 2.0→3.5 | **no** |"
+    assert push == "| push to everyone p99, 2,000 phones | ≤ 300 ms | 448 ms (p50 210) | — | 2.0→3.5 (busy) | **no** |"
     assert "Run 1: `var/bench/summary-1.json`, 2026-12-02T01:00:00+00:00, commit abc1234, 512 s in all." in text
 
 
@@ -89,6 +89,20 @@ def test_two_summaries_show_both_runs_their_loads_and_whether_each_holds(tmp_pat
     assert timers == ("| deadline p99 | ≤ 1 s | **failed**: exit status 1 | 0.80 s (stand-in: journal time) "
                       "| 0.5→1.3 / 0.5→1.3 | **yes** (1 of 2 runs measured) |")
     assert "Run 2: `var/bench/summary-2.json`" in page.read_text()
+
+
+def test_a_figure_taken_on_a_busy_machine_is_marked_and_does_not_count_as_holding(tmp_path, page):
+    first = _summary(tmp_path, "summary-1.json", [
+        _figure("memory", "memory per idle websocket", "≤ 50 KiB", "41.0 KiB", True, load=(1.6, 1.2))])
+    second = _summary(tmp_path, "summary-2.json", [
+        _figure("memory", "memory per idle websocket", "≤ 50 KiB", "42.0 KiB", True, load=(1.5, 2.4))])
+
+    summary.write_table([first, second], page)
+
+    memory, = _rows(page.read_text())[2:]
+    assert memory == ("| memory per idle websocket | ≤ 50 KiB | 41.0 KiB | 42.0 KiB "
+                      "| 1.6→1.2 (busy) / 1.5→2.4 | 1 of 2 runs |")
+    assert '"(busy)": above 1.5 at its start, so it does not count as holding.' in page.read_text()
 
 
 def test_a_figure_not_measured_says_why_and_holds_is_open(tmp_path, page):
