@@ -66,11 +66,12 @@ class _Listener:
             await self.hand_out_snapshots(message)
             return
         named = set(message["characters"]) if message.get("characters") is not None else None
+        encoded: dict[str, str] = {}       # its text per language, made by the first phone
         for phone in list(self.phones.get(message["event"], ())):
             if named is not None and phone.character_id not in named:
                 continue
             try:
-                await phone.broadcast_message(message)
+                await phone.broadcast_message(message, encoded)
             except Exception:  # one closed socket must not keep the others waiting
                 log.debug("broadcast to a closing phone failed", exc_info=True)
 

@@ -5,6 +5,7 @@ Who is let in while a crowd connects, and who is told to come back, is live/admi
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import math
 import time
@@ -353,12 +354,24 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         leaderboard or an overdue alert; to a survivor's phones, their own entry."""
         await self._send({"type": "race", **message["race"]})
 
-    async def broadcast_message(self, message: dict):
-        """An effect for this character, handed over by this process (broadcast.py)."""
-        await self._send({"type": "effect", "character": self.character_id,
-                          "effect": message["effect"]})
+    async def broadcast_message(self, message: dict, encoded: dict[str, str] | None = None):
+        """An effect for this character, handed over by this process (broadcast.py).
+        `encoded`: the text of the same message per language, shared by every phone of
+        one hand-out, so that a push to everyone is localized and encoded once per
+        language, not once per phone; only the character's id is written per phone."""
+        if not self.admitted:
+            return
+        encoded = {} if encoded is None else encoded
+        head = encoded.get(self.lang)
+        if head is None:
+            text = self._encode({"type": "effect", "effect": message["effect"]})
+            head = encoded[self.lang] = f'{text[:-1]}, "character": '
+        await self.send(text_data=f"{head}{self.character_id}}}")
+
+    def _encode(self, payload: dict) -> str:
+        return json.dumps({**localize(payload, self.lang), "server_time": time.time()})
 
     async def _send(self, payload: dict):
         if not self.admitted:   # refused: a message of the group it had joined to check
             return
-        await self.send_json({**localize(payload, self.lang), "server_time": time.time()})
+        await self.send(text_data=self._encode(payload))

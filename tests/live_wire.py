@@ -1,5 +1,5 @@
 """The live wire format, checked where messages leave the server (while tests run only):
-every message a phone's websocket is sent (the consumer's `send_json`), and every message
+every message a phone's websocket is sent (the consumer's `send`), and every message
 published for phones (the channel layer's `group_send` to a live socket's group, the
 process broadcast of live/broadcast.py), as the consumer would send it, must match its
 kind's schema in live/messages_schema.py, strictly: a field gained or lost, or a kind with
@@ -49,9 +49,9 @@ def _as_sent(handler_name: str, message: dict, character_id: int | None = None) 
     phone = LiveConsumer.__new__(LiveConsumer)
     phone.admitted, phone.lang, phone.character_id = True, "en", character_id
 
-    async def send_json(content, close=False):
-        check(content)
-    phone.send_json = send_json
+    async def send(text_data=None, bytes_data=None, close=False):
+        check(json.loads(text_data))
+    phone.send = send
     handler = getattr(phone, handler_name, None)
     if handler is None:
         raise WrongLiveMessage(f"no handler of the live consumer for {message.get('type')!r}")
@@ -88,6 +88,15 @@ def _checking_publish(publish):
     return checked
 
 
+def _checking_send(send):
+    @functools.wraps(send)
+    async def checked(self, text_data=None, bytes_data=None, close=False):
+        if text_data is not None:
+            check(json.loads(text_data))
+        return await send(self, text_data=text_data, bytes_data=bytes_data, close=close)
+    return checked
+
+
 def _checking_send_json(send_json):
     @functools.wraps(send_json)
     async def checked(self, content, close=False):
@@ -97,11 +106,13 @@ def _checking_send_json(send_json):
 
 
 def install() -> None:
-    """Check every live message from now on (once per test run)."""
-    if getattr(LiveConsumer.send_json, "live_wire", False):
+    """Check every live message from now on (once per test run). The consumer writes its
+    text itself (`send`); Channels' `send_json` goes around it, so both are checked."""
+    if getattr(LiveConsumer.send, "live_wire", False):
         return
+    LiveConsumer.send = _checking_send(LiveConsumer.send)
     LiveConsumer.send_json = _checking_send_json(LiveConsumer.send_json)
     for layer in (RedisChannelLayer, InMemoryChannelLayer):
         layer.group_send = _checking_group_send(layer.group_send)
     broadcast.publish = _checking_publish(broadcast.publish)
-    LiveConsumer.send_json.live_wire = True
+    LiveConsumer.send.live_wire = True

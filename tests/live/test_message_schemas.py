@@ -75,6 +75,23 @@ async def test_what_the_consumer_sends_is_checked_too():
 
 
 @pytest.mark.asyncio
+async def test_what_the_consumer_encodes_itself_is_checked_too():
+    phone = LiveConsumer.__new__(LiveConsumer)
+    phone.admitted, phone.lang, phone.character_id = True, "en", 7
+    sent = []
+
+    async def base_send(message):
+        sent.append(message)
+    phone.base_send = base_send
+    await phone._send({"type": "pong", "client_time": 12.5})
+    with pytest.raises(WrongLiveMessage, match="'lag_ms' was unexpected"):
+        await phone._send({"type": "pong", "client_time": 12.5, "lag_ms": 3})
+    with pytest.raises(WrongLiveMessage, match="effect"):
+        await phone.broadcast_message({"effect": {"text": "no id, no push"}})
+    assert len(sent) == 1
+
+
+@pytest.mark.asyncio
 async def test_a_kind_without_a_schema_fails_loudly():
     phone = LiveConsumer.__new__(LiveConsumer)
     with pytest.raises(WrongLiveMessage, match="no schema for the live message kind 'gossip'"):

@@ -228,7 +228,8 @@ async def test_an_effect_for_everyone_is_one_message_each_phone_merges(
     alice, _, _ = await connect(player_api, f"character={player.pk}&lang=fr")
     held = await next_snapshot(alice)
     other_api = await sync_to_async(client_for)(other_player.user)
-    bruno, _, _ = await connect(other_api, f"character={other_player.pk}")
+    # In the same language: the text made once for both, each with its own character.
+    bruno, _, _ = await connect(other_api, f"character={other_player.pk}&lang=fr")
     await next_snapshot(bruno)
     narrators, _, _ = await connect(narrator_api, f"event={event.pk}")
     await narrators.receive_json_from(timeout=5)
