@@ -200,14 +200,27 @@ def refused_in_rulesets() -> set[str]:
 
 
 def close_codes_in_source() -> set[int]:
-    """Websocket close codes the consumers send (`self.close(code=4403)`)."""
+    """Websocket close codes the consumers send (`self.close(code=4403)`), and those sent
+    as plain ASGI messages (`{"type": "websocket.close", "code": 4013}`: live/admission.py)."""
     found = set()
     for _, tree in _modules():
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "close":
                 found |= {kw.value.value for kw in node.keywords if kw.arg == "code"
                           and isinstance(kw.value, ast.Constant)}
+            if isinstance(node, ast.Dict):
+                found |= _asgi_close_code(node)
     return found
+
+
+def _asgi_close_code(node: ast.Dict) -> set[int]:
+    entries = {key.value: value for key, value in zip(node.keys, node.values)
+               if isinstance(key, ast.Constant)}
+    kind, code = entries.get("type"), entries.get("code")
+    if (isinstance(kind, ast.Constant) and kind.value == "websocket.close"
+            and isinstance(code, ast.Constant)):
+        return {code.value}
+    return set()
 
 
 def static_codes() -> set[str]:
