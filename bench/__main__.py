@@ -26,13 +26,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from bench import figures, summary
-from bench.stack import ROOT
+from bench.stack import ROOT, load_average
 
 OUT = ROOT / "var" / "bench"
-
-
-def load_average() -> float:
-    return float(Path("/proc/loadavg").read_text().split()[0])
 
 
 def commit() -> str | None:

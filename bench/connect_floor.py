@@ -24,9 +24,8 @@ import json
 import subprocess
 import sys
 import time
-from pathlib import Path
 
-from bench.stack import ROOT, cli, group_cpu_s, postgres_cpu_s, running_stack
+from bench.stack import ROOT, cli, group_cpu_s, load_average, postgres_cpu_s, running_stack
 
 FLOOR_APP = "bench.floor:application"
 BARE_PATH = "/ws/bare/"        # the floor's route in FLOOR_APP (imports Django: not here)
@@ -36,10 +35,6 @@ NO_ADMISSION = {"LIVE_CONNECTS_PER_S": "0.0001", "LIVE_CONNECTS_BURST": "1"}
 # A server that admits every phone of a round (no rate; as many at once as the client
 # opens): the cost of a connect, not of the admission's pacing.
 FULL_ADMISSION = {"LIVE_CONNECTS_PER_S": "0", "LIVE_CONNECTS_IN_PROGRESS_MAX": "10000"}
-
-
-def load_average() -> float:
-    return float(Path("/proc/loadavg").read_text().split()[0])
 
 
 class Meter:

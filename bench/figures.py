@@ -88,7 +88,7 @@ def connect_cpu(sizes: dict) -> list[dict]:
     from bench import connect_floor
     result = connect_floor.run(connects=sizes["connects"], rounds_n=2)
     bare, refused_bare = result["bare_ms"], result["refused_bare_ms"]
-    offered = f"client offered up to {result['offered_per_s']:,.0f} connects/s"
+    offered = f"client reached up to {result['offered_per_s']:,.0f} connects/s"
     return [
         row("connect_cpu", result["snapshot_ratio"],
             f"{result['snapshot_ratio']:.1f}×: {result['snapshot_ms']:.2f} ms vs {bare:.2f} ms; "

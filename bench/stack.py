@@ -106,35 +106,36 @@ def wait_for_port(port: int, timeout: float = 30) -> None:
     raise RuntimeError(f"nothing listens on port {port}")
 
 
-def group_cpu_s(pgid: int) -> float:
-    """User + system CPU seconds of every live process of a process group (a server
-    started by Stack.spawn: one web process, or several sharing the port)."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    total = 0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == pgid:          # fields after the name: state, ppid, pgrp, ...
-            total += int(fields[11]) + int(fields[12])
-    return total / ticks
-
-
-def postgres_cpu_s() -> float:
-    """User + system CPU seconds of every PostgreSQL process of this machine (the server,
-    its backends and its background workers: what a query costs beside the web process)."""
-    ticks = os.sysconf("SC_CLK_TCK")
+def _cpu_s(counts) -> float:
+    """User + system CPU seconds of every live process for which `counts(name, fields)`
+    holds (`fields`: those of /proc/PID/stat after the name: state, ppid, pgrp, ...)."""
     total = 0
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             name, rest = stat.read_text().rsplit(")", 1)
         except OSError:
             continue
-        if name.split("(", 1)[1].startswith("postgres"):
-            fields = rest.split()
+        fields = rest.split()
+        if counts(name.split("(", 1)[1], fields):
             total += int(fields[11]) + int(fields[12])
-    return total / ticks
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def group_cpu_s(pgid: int) -> float:
+    """CPU seconds of a process group (a server started by Stack.spawn: one web process,
+    or several sharing the port)."""
+    return _cpu_s(lambda name, fields: int(fields[2]) == pgid)
+
+
+def postgres_cpu_s() -> float:
+    """CPU seconds of every PostgreSQL process of this machine (the server, its backends
+    and its background workers: what a query costs beside the web process)."""
+    return _cpu_s(lambda name, fields: name.startswith("postgres"))
+
+
+def load_average() -> float:
+    """The 1-minute load average of the machine."""
+    return float(Path("/proc/loadavg").read_text().split()[0])
 
 
 def rss_kib(pid: int) -> int:
