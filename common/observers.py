@@ -33,3 +33,9 @@ class Observers:
     @property
     def reactions(self) -> tuple[Callable, ...]:
         return tuple(self._reactions)
+
+
+# A login session was deleted (a logout, a new login on that phone, a flush), named by its
+# key (common/sessions.py). Expired sessions are not announced: whatever is kept for a
+# session must not outlive it.
+session_ended = Observers("session_ended", arguments=("session_key",))

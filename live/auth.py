@@ -42,3 +42,10 @@ def _is_session_user(session, user, user_id) -> bool:
         return False
     stored = session.get(auth.HASH_SESSION_KEY)
     return bool(stored) and constant_time_compare(stored, user.get_session_auth_hash())
+
+
+def session_expires_in_s(session, now) -> float:
+    """Seconds until the session's row expires, as read with it (common/sessions.py); 0
+    when that was not read here."""
+    expires_at = getattr(session, "expires_at", None)
+    return 0.0 if expires_at is None else (expires_at - now).total_seconds()

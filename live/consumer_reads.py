@@ -9,9 +9,9 @@ from django.db import close_old_connections
 from django.utils import timezone
 from rest_framework.exceptions import APIException
 
-from live import observers
+from live import observers, passes
 from live.access import still_allowed
-from live.auth import session_user
+from live.auth import session_expires_in_s, session_user
 from live.publish import narrators_group, safety_group, user_group
 from live.snapshot_cache import character_snapshot_cached
 from live.snapshots import character_row, character_snapshot, characters_for_snapshot, current_versions, event_live_view
@@ -58,6 +58,7 @@ def _character_first(session, character_id: int):
     None) for a phone that may watch this character, else None: the session, the access
     check and the snapshot read two rows in all when the snapshot is in the cache
     (live/snapshot_cache.py): the session's, and the character's with its player's user."""
+    generations = passes.generations(session.session_key, character_id)    # before the rows
     character = character_row(character_id)
     user = session_user(session, known=character.user if character else None)
     if not user.is_authenticated:
@@ -66,9 +67,14 @@ def _character_first(session, character_id: int):
         as_narrator = character_seen_as_narrator(user, character)
     except APIException:
         return None
-    if not as_narrator:     # the player's own phone: a contact
+    now = timezone.now()
+    first = {"type": "snapshot", "snapshot": character_snapshot_cached(character, now)}
+    if not as_narrator:     # the player's own phone: a contact, and its next connect's pass
         observers.phone_seen.notify(user_id=user.pk)
-    first = {"type": "snapshot", "snapshot": character_snapshot_cached(character, timezone.now())}
+        passes.pass_give(session_key=session.session_key, character_id=character.pk,
+                         event_id=character.event_id, user_id=user.pk, generations_read=generations,
+                         session_expires_in_s=session_expires_in_s(session, now))
+        passes.ready_keep([character], [first["snapshot"]], now, {character.pk: generations[1]})
     return (character.event_id, first, user.pk if as_narrator else None,
             None if as_narrator else user.pk)
 

@@ -22,7 +22,7 @@ from common.numbers import whole_number
 from live.phone_contact import phone_contact_told
 from rulesets.messages import DEFAULT_LANGUAGE, LANGUAGES
 
-from live import admission, broadcast, watch
+from live import admission, broadcast, passes, watch
 from live.consumer_reads import (_behind, _character_first, _event_access, _event_first, _phone_seen,
                                  _still_allowed, safety_first)
 from live.publish import character_group, user_group
@@ -186,6 +186,10 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         await self._join()
         self._check_still_there()
         heard = broadcast.heard()
+        first = await self._character_connect_ready(session, heard)
+        if first is not None:
+            return first
+        heard = broadcast.heard()
         found = await _character_first(session, character_id)
         if found is None:
             await self._leave()
@@ -202,6 +206,32 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
                 return None
             first = found[1]
         return first
+
+    async def _character_connect_ready(self, session, heard) -> dict | None:
+        """The player's phone again, with its pass (live/passes.py): no database and no
+        thread before the snapshot goes; its contact (last seen) is noted after. None:
+        no valid pass or no ready snapshot, the long way it is."""
+        key = session.session_key
+        ready = await passes.ready_snapshot(session_key=key, character_id=self.character_id)
+        if ready is None:
+            return None
+        self.event_id, self.player_id, snapshot = ready
+        self._check_still_there()
+        await broadcast.join(self.event_id, self)
+        if heard is None or broadcast.heard() != heard:
+            ready = await passes.ready_snapshot(session_key=key, character_id=self.character_id)
+            if ready is None:       # it changed in between, or the pass was revoked
+                broadcast.leave(self.event_id, self)
+                return None
+            snapshot = ready[2]
+        self.contact = asyncio.ensure_future(self._phone_seen_later())
+        return {"type": "snapshot", "snapshot": snapshot}
+
+    async def _phone_seen_later(self) -> None:
+        try:
+            await _phone_seen(self.player_id)
+        except Exception:       # last seen is the safety board's; the game goes on
+            logger.warning("last seen not noted on connect", exc_info=True)
 
     async def _event_connect(self, session, event_id: int) -> dict | None:
         access = await _event_access(session, event_id)

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from players.models import Character, Event
 
-from . import broadcast, snapshot_cache
+from . import broadcast, passes, snapshot_cache
 from .snapshots import character_snapshot, characters_for_snapshot
 
 
@@ -69,12 +69,15 @@ def publish_characters(character_ids) -> None:
     for character_id, event_id in Character.objects.filter(pk__in=character_ids).values_list("pk", "event_id"):
         by_event.setdefault(event_id, []).append(character_id)
     for event in Event.objects.filter(pk__in=by_event):
+        generations = passes.character_generations(by_event[event.pk])    # before the rows
         characters = characters_for_snapshot(event, now, pk__in=by_event[event.pk])
         snapshots = [character_snapshot(c, now) for c in characters]
         async_to_sync(_send)(event.pk, snapshots)
         # The phones that reconnect next find them ready (after the sends: the phones
-        # connected now should not wait for the cache).
+        # connected now should not wait for the cache), by their row's key and by their
+        # character's id (live/passes.py).
         snapshot_cache.remember_many(characters, snapshots, event.game_time(now))
+        passes.ready_keep(characters, snapshots, now, generations)
 
 
 # Concurrent sends, but fewer than the layer's Redis connection pool holds.
@@ -117,6 +120,8 @@ def publish_effect_on_commit(*, event_id: int, character_ids: list[int] | None,
     hands to its phones (broadcast.py), whether it reaches one player, a team or 2,000;
     narrators get one message naming who."""
     def send():
+        passes.characters_moved(character_ids if character_ids is not None else
+                                 Character.objects.filter(event_id=event_id).values_list("pk", flat=True))
         broadcast.publish(event_id, {"effect": effect}, characters=character_ids)
         async_to_sync(get_channel_layer().group_send)(
             narrators_group(event_id),

@@ -39,7 +39,7 @@ SKIPPED_DIRS = {".venv", "tests", "bench", "var", "node_modules", "__pycache__",
 
 
 @functools.cache
-def _release() -> str:
+def release() -> str:
     """A digest of the code and rulesets this process runs (read once, a few ms)."""
     digest = hashlib.blake2b(digest_size=8)
     for folder, dirs, files in os.walk(settings.BASE_DIR):
@@ -64,13 +64,13 @@ def cache_key(character: Character) -> str:
     joined = character._state.fields_cache
     rows = (_row(character), *(_row(joined[name]) for name in sorted(joined) if name not in NOT_SHOWN))
     digest = hashlib.blake2b(repr(rows).encode(), digest_size=16).hexdigest()
-    return f"snapshot:{character.pk}:{_release()}:{digest}"
+    return f"snapshot:{character.pk}:{release()}:{digest}"
 
 
-def _countdowns_refresh(node, game_s: float) -> None:
+def countdowns_refresh(node, game_s: float) -> None:
     if isinstance(node, list):
         for item in node:
-            _countdowns_refresh(item, game_s)
+            countdowns_refresh(item, game_s)
     elif isinstance(node, dict):
         if node.get("remaining_s") is not None:
             instant = next((node[k] for k in INSTANTS if node.get(k) is not None), None)
@@ -78,7 +78,7 @@ def _countdowns_refresh(node, game_s: float) -> None:
                 node["remaining_s"] = round(max(0.0, instant - game_s), 3)
         for value in node.values():
             if isinstance(value, (dict, list)):
-                _countdowns_refresh(value, game_s)
+                countdowns_refresh(value, game_s)
 
 
 def character_snapshot_cached(character: Character, now: datetime) -> dict:
@@ -90,7 +90,7 @@ def character_snapshot_cached(character: Character, now: datetime) -> dict:
     stored = cache.get(key)
     if stored is not None and game_s < stored[0]:
         snapshot = stored[1]
-        _countdowns_refresh(snapshot, game_s)
+        countdowns_refresh(snapshot, game_s)
         snapshot["clock"] = clock_snapshot(event, now)
         return snapshot
     snapshots.characters_load([character], event, now)

@@ -8,7 +8,7 @@ from django.db import connection, connections
 from django.db.backends.signals import connection_created
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
-from fixtures import SHEET, client_for, connect, create_item, carry, next_snapshot
+from fixtures import SHEET, client_for, comparable, connect, create_item, carry, next_snapshot
 
 from combat.services.duels import duel_answer, duel_propose
 from combat.services.schedule import fights_sweep
@@ -123,17 +123,25 @@ class EveryQuery:
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
-async def test_a_phone_connects_in_two_queries(clock, player, player_api):
-    """The session, then the character's row with its player's user: the access check,
-    the snapshot's key and, from the cache, the snapshot."""
+async def test_a_phone_proves_its_session_in_two_queries_then_reconnects_on_its_pass(
+        clock, player, player_api):
+    """The first connect: the session, then the character's row with its player's user
+    (the access check, the snapshot's key and, from the cache, the snapshot). The next
+    ones read no database (live/passes.py): the same snapshot, with its countdowns."""
+    counts, firsts = [], []
     with EveryQuery() as queries:
         for attempt in range(3):
             queries.count = 0
             phone, connected, _ = await connect(player_api, f"character={player.pk}")
             assert connected
-            await next_snapshot(phone)
+            firsts.append(await next_snapshot(phone))
             await phone.disconnect()
-    assert queries.count == 2
+            counts.append(queries.count)
+            clock.advance(1)
+    # The first counts its contact (last seen: one more write, on a thread after the
+    # snapshot on a pass); none of the others reads anything before its snapshot.
+    assert counts[0] >= 2 and counts[1:] == [0, 0], counts
+    assert comparable(firsts[2]) == comparable(firsts[0])
 
 
 def served_and_fresh(character):

@@ -1,0 +1,223 @@
+"""A player's phone reconnects without the database: a pass and a ready snapshot in Redis.
+
+A crowd reconnects at once (the field's Wi-Fi came back, a server restarted), and every
+connect used to read the session and the character's row on a worker thread: about five
+times what the websocket itself costs. The first connect of a session to its character
+still does all of that (consumer_reads._character_first). Once it has proven that this
+session is this character's player, it leaves a *pass*; the character's latest snapshot
+is kept *ready* wherever snapshots are built and published. The next connect of that
+session reads both in one Redis round trip on the event loop, and sends.
+
+A pass holds only while nothing since could have taken the access away. Each pass records
+two generation counters, read before the database was: the session's (moved when the
+session ends: a logout, a new login on that phone) and the character's (moved, once the
+change has committed, whenever its player's access may have shrunk: `access_revoked`, any
+save of the user such as a password change or a deactivation, the character saved or
+deleted). A connect whose pass names an older generation than the current one goes the
+long way, and so does one whose ready snapshot belongs to another player, another event,
+another release, or has gone past the first instant at which it changes by itself.
+A pass never outlives its session, nor LIVE_PASS_TTL_S.
+"""
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from datetime import datetime
+
+import redis
+import redis.asyncio as aioredis
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from players.models import Character
+
+from . import snapshot_cache, snapshots
+
+# The ready snapshot is replaced only by one at least as recent (two workers publishing
+# the same character may finish in either order).
+_KEEP_NEWEST = """
+local held = redis.call('HGET', KEYS[1], 'version')
+if held and tonumber(held) > tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], 'version', ARGV[1], 'body', ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+return 1
+"""
+
+_client: redis.Redis | None = None
+_async_clients: dict[asyncio.AbstractEventLoop, aioredis.Redis] = {}
+
+
+def _redis() -> redis.Redis:
+    global _client
+    if _client is None:
+        _client = redis.Redis.from_url(settings.REDIS_URL)
+    return _client
+
+
+def _async_redis() -> aioredis.Redis:
+    loop = asyncio.get_running_loop()
+    client = _async_clients.get(loop)
+    if client is None:
+        for closed in [other for other in _async_clients if other.is_closed()]:
+            del _async_clients[closed]      # a test's finished loop; a server has one
+        client = _async_clients[loop] = aioredis.Redis.from_url(settings.REDIS_URL)
+    return client
+
+
+def _tag(session_key: str) -> str:
+    """The session key never appears in Redis: a dump of it opens no session."""
+    return hashlib.blake2b(session_key.encode(), digest_size=16).hexdigest()
+
+
+def _key(name: str) -> str:
+    """Beside the cache's own keys, under its prefix (each test has its own)."""
+    return f"{settings.CACHES['default'].get('KEY_PREFIX', '')}:live:{name}"
+
+
+def _pass_key(session_key: str) -> str:
+    return _key(f"pass:{_tag(session_key)}")
+
+
+def _session_generation_key(session_key: str) -> str:
+    return _key(f"pass-gen:session:{_tag(session_key)}")
+
+
+def _character_generation_key(character_id: int) -> str:
+    return _key(f"pass-gen:character:{character_id}")
+
+
+def _ready_key(character_id: int) -> str:
+    return _key(f"ready:{character_id}")
+
+
+def _generation(value) -> int:
+    return int(value) if value is not None else 0
+
+
+def generations(session_key: str, character_id: int) -> tuple[int, int]:
+    """Read before the database proves the access: a revocation committed after this read
+    has moved one of them, and the pass written with these values is void at once."""
+    session_gen, character_gen = _redis().mget(_session_generation_key(session_key),
+                                                _character_generation_key(character_id))
+    return _generation(session_gen), _generation(character_gen)
+
+
+def pass_give(*, session_key: str, character_id: int, event_id: int, user_id: int,
+              generations_read: tuple[int, int], session_expires_in_s: float) -> None:
+    """The session was just proven to be this character's player (its own phone)."""
+    ttl = int(min(settings.LIVE_PASS_TTL_S, session_expires_in_s))
+    if ttl <= 0:
+        return
+    value = json.dumps({"user": user_id, "event": event_id, "generations": list(generations_read)})
+    key = _pass_key(session_key)
+    pipe = _redis().pipeline(transaction=False)
+    pipe.hset(key, str(character_id), value)
+    pipe.expire(key, ttl)
+    pipe.execute()
+
+
+def _generations_move(keys: list[str]) -> None:
+    if not keys:
+        return
+    pipe = _redis().pipeline(transaction=False)
+    for key in keys:
+        pipe.incr(key)
+        # Longer than any pass or ready snapshot written before it lives: an older one
+        # never sees its generation come back. One written after it carries the new value.
+        pipe.expire(key, max(settings.LIVE_PASS_TTL_S, settings.SNAPSHOT_CACHE_TTL_S) + 60)
+    pipe.execute()
+
+
+def session_passes_end(*, session_key: str) -> None:
+    """The session ended (common/sessions.py): its passes are void, once that commits."""
+    def end():
+        _generations_move([_session_generation_key(session_key)])
+        _redis().delete(_pass_key(session_key))
+    transaction.on_commit(end, robust=True)
+
+
+def character_passes_end(*, character_ids) -> None:
+    """Someone's access to these characters may have shrunk: every pass to them is void
+    once that commits, and their next connect proves the access again."""
+    transaction.on_commit(lambda: characters_moved(character_ids), robust=True)
+
+
+def characters_moved(character_ids) -> None:
+    """Called once a change has committed: the passes to these characters and their
+    ready snapshots are void (an effect reached them without a new snapshot: the phones
+    connected now merge it, the next connect reads it from the database)."""
+    _generations_move([_character_generation_key(pk) for pk in sorted(set(character_ids))])
+
+
+def users_passes_end(*, user_ids) -> None:
+    """players' `access_revoked`: the passes to every character of these users."""
+    character_passes_end(character_ids=list(
+        Character.objects.filter(user_id__in=list(user_ids)).values_list("pk", flat=True)))
+
+
+def row_saved(sender, instance, **kwargs) -> None:
+    """A user or a character row written or deleted (a signal: the admin writes them too)."""
+    if sender is get_user_model():
+        users_passes_end(user_ids=[instance.pk])
+    else:
+        character_passes_end(character_ids=[instance.pk])
+
+
+def ready_keep(characters: list, built: list[dict], now: datetime,
+               generations_read: dict[int, int]) -> None:
+    """The characters' snapshots as just built or served at `now`, kept for their phones'
+    next connect (one round trip); a character nobody logs in as has no phone.
+    `generations_read`: each character's generation, read before its rows were."""
+    pipe = _redis().pipeline(transaction=False)
+    for character, snapshot in zip(characters, built):
+        if character.user_id is None:
+            continue
+        game_s = character.event.game_time(now)
+        body = json.dumps({"owner": character.user_id, "event": character.event_id,
+                           "generation": generations_read.get(character.pk, 0),
+                           "release": snapshot_cache.release(), "at": now.timestamp(),
+                           "game_s": game_s, "until": snapshots.changes_at(snapshot, game_s),
+                           "snapshot": snapshot})
+        pipe.eval(_KEEP_NEWEST, 1, _ready_key(character.pk), snapshot.get("version") or 0, body,
+                  int(settings.SNAPSHOT_CACHE_TTL_S))
+    pipe.execute()
+
+
+def character_generations(character_ids: list[int]) -> dict[int, int]:
+    """Read before the rows a snapshot is built from (publish.publish_characters)."""
+    if not character_ids:
+        return {}
+    found = _redis().mget([_character_generation_key(pk) for pk in character_ids])
+    return {pk: _generation(value) for pk, value in zip(character_ids, found)}
+
+
+async def ready_snapshot(*, session_key: str, character_id: int) -> tuple[int, int, dict] | None:
+    """(the event id, the player's user id, the snapshot as it reads now) when this
+    session holds a valid pass to this character and its ready snapshot is still true;
+    None: go the long way. One Redis round trip, on the event loop."""
+    pipe = _async_redis().pipeline(transaction=False)
+    pipe.hget(_pass_key(session_key), str(character_id))
+    pipe.get(_session_generation_key(session_key))
+    pipe.get(_character_generation_key(character_id))
+    pipe.hget(_ready_key(character_id), "body")
+    held, session_gen, character_gen, body = await pipe.execute()
+    if held is None or body is None:
+        return None
+    held, ready = json.loads(held), json.loads(body)
+    character_gen = _generation(character_gen)
+    if (held["generations"] != [_generation(session_gen), character_gen]
+            or ready["generation"] != character_gen or ready["owner"] != held["user"]
+            or ready["event"] != held["event"] or ready["release"] != snapshot_cache.release()):
+        return None
+    snapshot = ready["snapshot"]
+    clock = snapshot["clock"]
+    elapsed = timezone.now().timestamp() - ready["at"]
+    game_s = ready["game_s"] + (elapsed if clock["running"] else 0.0)
+    if ready["until"] is not None and game_s >= ready["until"]:
+        return None
+    snapshot_cache.countdowns_refresh(snapshot, game_s)
+    clock["game_time_s"] = round(game_s, 3)
+    return held["event"], held["user"], snapshot
