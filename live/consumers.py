@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import math
 import time
 from urllib.parse import parse_qs
 
@@ -18,13 +17,13 @@ from django.conf import settings
 from django.utils import timezone
 
 from common.i18n import localize
-from common.numbers import whole_number
 from live.phone_contact import phone_contact_told
 from rulesets.messages import DEFAULT_LANGUAGE, LANGUAGES
 
 from live import admission, broadcast, passes, watch
 from live.consumer_reads import (_behind, _character_first, _event_access, _event_first, _phone_seen,
                                  _still_allowed, safety_first)
+from live.consumer_messages import MAX_MESSAGE_CHARS, _held, _int, _number, event_snapshot_parts
 from live.publish import character_group, user_group
 
 
@@ -33,50 +32,6 @@ logger = logging.getLogger(__name__)
 
 class _Gone(Exception):
     """The phone hung up while its connect waited: its work is dropped."""
-
-
-# A ping is about 50 characters; with the versions of 3,000 characters (a narrators'
-# view), about 40,000.
-MAX_MESSAGE_CHARS = 65_536
-MAX_HELD = 5_000
-# The narrators' view on connect goes in parts of this many characters: daphne refuses to
-# send a websocket message over 1 MiB (`websocket_max_message_size`) and closes the
-# connection, and a snapshot weighs 1.5 to 5 KB, so 700 characters in one message would
-# leave the narrators of a big event without a live view at all.
-EVENT_SNAPSHOT_PART = 100
-
-
-def event_snapshot_parts(view: dict) -> list[dict]:
-    """The narrators' first message as `parts` messages numbered by `part` (from 0): the
-    screen starts afresh at part 0 and adds the characters of the others."""
-    characters = view["characters"]
-    chunks = [characters[i:i + EVENT_SNAPSHOT_PART]
-              for i in range(0, len(characters), EVENT_SNAPSHOT_PART)] or [[]]
-    return [{**view, "characters": chunk, "part": number, "parts": len(chunks)}
-            for number, chunk in enumerate(chunks)]
-
-
-def _number(value) -> float | None:
-    """Echo only a finite number: the pong stays small and valid JSON."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
-        return value
-    return None
-
-
-def _held(value) -> dict[int, int]:
-    """The heartbeat's {character id: version}, keeping only well-formed entries."""
-    if not isinstance(value, dict):
-        return {}
-    held = {}
-    for key, version in list(value.items())[:MAX_HELD]:
-        if (isinstance(key, str) and key.isascii() and key.isdigit() and len(key) < 12
-                and isinstance(version, int) and not isinstance(version, bool)):
-            held[int(key)] = version
-    return held
-
-
-def _int(params: dict, name: str) -> int | None:
-    return whole_number(params.get(name, [""])[0])
 
 
 class LiveConsumer(AsyncJsonWebsocketConsumer):
@@ -91,6 +46,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
     safety_only = False                  # an event socket of the safety team: no game state
     checked_at = float("-inf")
     admitted = False
+    contact: asyncio.Future | None = None    # a connect on a pass notes the phone's contact
 
     async def __call__(self, scope, receive, send):
         self.hangup = admission.Hangup(receive)
@@ -319,6 +275,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
                 pass    # Redis down or swamped: the membership expires by itself (group_expiry)
 
     async def disconnect(self, code):
+        if self.contact is not None:        # its database connection goes back first
+            await self.contact
         watch.unwatch(self)
         if self.character_id is not None and self.event_id is not None:
             broadcast.leave(self.event_id, self)

@@ -46,15 +46,15 @@ redis.call('EXPIRE', KEYS[1], ARGV[3])
 return 1
 """
 
-_client: redis.Redis | None = None
+_clients: dict[str, redis.Redis] = {}
 _async_clients: dict[asyncio.AbstractEventLoop, aioredis.Redis] = {}
 
 
 def _redis() -> redis.Redis:
-    global _client
-    if _client is None:
-        _client = redis.Redis.from_url(settings.REDIS_URL)
-    return _client
+    client = _clients.get(settings.REDIS_URL)
+    if client is None:
+        client = _clients.setdefault(settings.REDIS_URL, redis.Redis.from_url(settings.REDIS_URL))
+    return client
 
 
 def _async_redis() -> aioredis.Redis:

@@ -138,6 +138,10 @@ def test_asgi_server_restarted_under_connected_phones(stack, game_factory, phone
     game.wait_all("coma", 20)
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
                                            "CONFIG": {"hosts": [stack.redis_url]}}}
+    # What it tells the servers' processes goes to their Redis, under their keys.
+    settings.REDIS_URL = stack.redis_url
+    settings.CACHES = {"default": {**settings.CACHES["default"], "LOCATION": stack.redis_url,
+                                   "KEY_PREFIX": ""}}
     from effects.services.effects import effect_push
     effect_push(event=game.event, characters=game.characters[:1], text="Effet : la nuit tombe",
                 duration_s=None, set_state=None, by=game.narrator)
