@@ -232,6 +232,8 @@ LIVE_CHECK_MIN_INTERVAL_S = float(os.environ.get("LIVE_CHECK_MIN_INTERVAL_S", "1
 # A player's phone that has proven its session once reconnects on a pass kept in Redis,
 # without the database (live/passes.py), for at most this long after that proof.
 LIVE_PASS_TTL_S = int(os.environ.get("LIVE_PASS_TTL_S", "3600"))
+# The contacts (last seen) of phones connected on a pass are noted together this often.
+LIVE_CONTACTS_EVERY_S = float(os.environ.get("LIVE_CONTACTS_EVERY_S", "1"))
 # Admission of live connects, per server process (live/admission.py): at most this many
 # in progress, at most this many begun per second (a token bucket holding up to
 # LIVE_CONNECTS_BURST; 0: no rate limit). The others are told at once to come back after

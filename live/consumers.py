@@ -21,7 +21,7 @@ from live.phone_contact import phone_contact_told
 from rulesets.messages import DEFAULT_LANGUAGE, LANGUAGES
 
 from live import admission, broadcast, passes, watch
-from live.consumer_reads import (_behind, _character_first, _event_access, _event_first, _phone_seen,
+from live.consumer_reads import (contacts_note, _behind, _character_first, _event_access, _event_first, _phone_seen,
                                  _still_allowed, safety_first)
 from live.consumer_messages import MAX_MESSAGE_CHARS, _held, _int, _number, event_snapshot_parts
 from live.publish import character_group, user_group
@@ -46,7 +46,6 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
     safety_only = False                  # an event socket of the safety team: no game state
     checked_at = float("-inf")
     admitted = False
-    contact: asyncio.Future | None = None    # a connect on a pass notes the phone's contact
 
     async def __call__(self, scope, receive, send):
         self.hangup = admission.Hangup(receive)
@@ -165,7 +164,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
 
     async def _character_connect_ready(self, session, heard) -> dict | None:
         """The player's phone again, with its pass (live/passes.py): no database and no
-        thread before the snapshot goes; its contact (last seen) is noted after. None:
+        thread; its contact (last seen) is noted with others, within a second. None:
         no valid pass or no ready snapshot, the long way it is."""
         key = session.session_key
         ready = await passes.ready_snapshot(session_key=key, character_id=self.character_id)
@@ -180,14 +179,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
                 broadcast.leave(self.event_id, self)
                 return None
             snapshot = ready[2]
-        self.contact = asyncio.ensure_future(self._phone_seen_later())
+        contacts_note(self.player_id)
         return {"type": "snapshot", "snapshot": snapshot}
-
-    async def _phone_seen_later(self) -> None:
-        try:
-            await _phone_seen(self.player_id)
-        except Exception:       # last seen is the safety board's; the game goes on
-            logger.warning("last seen not noted on connect", exc_info=True)
 
     async def _event_connect(self, session, event_id: int) -> dict | None:
         access = await _event_access(session, event_id)
@@ -275,8 +268,6 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
                 pass    # Redis down or swamped: the membership expires by itself (group_expiry)
 
     async def disconnect(self, code):
-        if self.contact is not None:        # its database connection goes back first
-            await self.contact
         watch.unwatch(self)
         if self.character_id is not None and self.event_id is not None:
             broadcast.leave(self.event_id, self)

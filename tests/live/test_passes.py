@@ -2,6 +2,8 @@
 no database, the same snapshot a fresh read gives, and never once its access is gone."""
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 import redis
 from asgiref.sync import sync_to_async
@@ -111,3 +113,22 @@ async def test_a_pass_never_outlives_its_session(clock, player, player_api):
     key = passes._pass_key(session.session_key)
     ttl = redis.Redis.from_url(settings.REDIS_URL).ttl(key)
     assert 0 < ttl <= 120
+
+
+async def test_a_phone_connected_on_its_pass_is_still_seen(clock, player, player_api, settings):
+    """Its contact (the safety team's last seen) is noted with the others of that second."""
+    from django.utils import timezone
+
+    from safety.models import Contact
+    settings.LIVE_CONTACTS_EVERY_S = 0
+    await proven(player_api, player)
+    clock.advance(120)                  # a minute later: a new contact to write
+    assert isinstance((await first_message(player_api, player))[0], dict)
+
+    def last_seen():
+        return Contact.objects.get(character=player).last_seen_at
+    for _ in range(100):
+        if await sync_to_async(last_seen)() == timezone.now():
+            break
+        await asyncio.sleep(0.02)
+    assert await sync_to_async(last_seen)() == timezone.now()
