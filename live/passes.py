@@ -46,6 +46,15 @@ redis.call('EXPIRE', KEYS[1], ARGV[3])
 return 1
 """
 
+MOVE_AT_ONCE = 1000
+_MOVE = """
+for _, key in ipairs(KEYS) do
+    redis.call('INCR', key)
+    redis.call('EXPIRE', key, ARGV[1])
+end
+return #KEYS
+"""
+
 _clients: dict[str, redis.Redis] = {}
 _async_clients: dict[asyncio.AbstractEventLoop, aioredis.Redis] = {}
 
@@ -120,15 +129,16 @@ def pass_give(*, session_key: str, character_id: int, event_id: int, user_id: in
 
 
 def _generations_move(keys: list[str]) -> None:
+    """One command, however many keys (a push to everyone moves thousands: as a pipeline
+    of commands, packing them cost the narrator's answer about 35 ms at 2,000 phones)."""
     if not keys:
         return
-    pipe = _redis().pipeline(transaction=False)
-    for key in keys:
-        pipe.incr(key)
-        # Longer than any pass or ready snapshot written before it lives: an older one
-        # never sees its generation come back. One written after it carries the new value.
-        pipe.expire(key, max(settings.LIVE_PASS_TTL_S, settings.SNAPSHOT_CACHE_TTL_S) + 60)
-    pipe.execute()
+    # Longer than any pass or ready snapshot written before it lives: an older one never
+    # sees its generation come back. One written after it carries the new value.
+    ttl = max(settings.LIVE_PASS_TTL_S, settings.SNAPSHOT_CACHE_TTL_S) + 60
+    for start in range(0, len(keys), MOVE_AT_ONCE):     # Redis serves others in between
+        chunk = keys[start:start + MOVE_AT_ONCE]
+        _redis().eval(_MOVE, len(chunk), *chunk, ttl)
 
 
 def session_passes_end(*, session_key: str) -> None:
