@@ -28,6 +28,13 @@ def channel_name() -> str:
     return f"companion:{database}:broadcast"
 
 
+# Phones written to between two turns of the event loop. Writing a socket does not give
+# the loop back (the bytes go to the transport's buffer), so a push to 5,000 phones held
+# this process for the whole fan-out: every HTTP answer waited, the narrator's answer to
+# that very push among them.
+HAND_OUT_SLICE = 200
+
+
 class _Listener:
     """The phones of one event loop (one server process), by event, and the one
     subscription that feeds them."""
@@ -67,9 +74,11 @@ class _Listener:
             return
         named = set(message["characters"]) if message.get("characters") is not None else None
         encoded: dict[str, str] = {}       # its text per language, made by the first phone
-        for phone in list(self.phones.get(message["event"], ())):
+        for number, phone in enumerate(list(self.phones.get(message["event"], ()))):
             if named is not None and phone.character_id not in named:
                 continue
+            if number % HAND_OUT_SLICE == HAND_OUT_SLICE - 1:
+                await asyncio.sleep(0)
             try:
                 await phone.broadcast_message(message, encoded)
             except Exception:  # one closed socket must not keep the others waiting
@@ -79,7 +88,9 @@ class _Listener:
     async def hand_out_snapshots(self, message: dict) -> None:
         """A batch of players' snapshots: each phone gets the one of the character it
         watches, and nothing of the others (a player sees only their own character)."""
-        for character, snapshot in message["snapshots"].items():
+        for number, (character, snapshot) in enumerate(message["snapshots"].items()):
+            if number % HAND_OUT_SLICE == HAND_OUT_SLICE - 1:
+                await asyncio.sleep(0)
             for phone in list(self.watching.get(int(character), ())):
                 if phone.character_id != int(character):
                     continue

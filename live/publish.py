@@ -122,10 +122,12 @@ def publish_effect_on_commit(*, event_id: int, character_ids: list[int] | None,
     def send():
         passes.characters_moved(character_ids if character_ids is not None else
                                  Character.objects.filter(event_id=event_id).values_list("pk", flat=True))
-        broadcast.publish(event_id, {"effect": effect}, characters=character_ids)
+        # The narrators' message first: it goes through this process's event loop (the
+        # server's, in a request), which is busy handing the broadcast out once published.
         async_to_sync(get_channel_layer().group_send)(
             narrators_group(event_id),
             {"type": "effect.message", "effect": effect, "characters": character_ids or "all"})
+        broadcast.publish(event_id, {"effect": effect}, characters=character_ids)
     transaction.on_commit(send, robust=True)
 
 
