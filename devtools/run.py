@@ -1,5 +1,5 @@
 """./run: migrate, load the demo event, start the web/websocket server (one process per core,
-WEB_CONCURRENCY, sharing the port), a Celery worker and beat (and an embedded Redis when
+WEB_CONCURRENCY, sharing the port), two Celery workers and beat (and an embedded Redis when
 REDIS_URL is not set, an embedded PostgreSQL when DATABASE_URL is not set), then print the
 login links once the server answers. Ctrl-C stops everything; if one process dies, the others
 are stopped too, so nothing runs half-alive.
@@ -60,8 +60,7 @@ def main(argv: list[str]) -> int:
         commands = {
             **network.web_commands(plan, workers=web_concurrency(env), certificate=tls.server_cert,
                                    key=tls.server_key),
-            "worker": [str(BIN / "celery"), "-A", "config", "worker", "-l", "warning",
-                       "--concurrency", env.get("WORKER_CONCURRENCY", "2")],
+            **worker_commands(env),
             "beat": [str(BIN / "celery"), "-A", "config", "beat", "-l", "warning",
                      "-s", str(ROOT / "var" / "celerybeat-schedule")],
         }
@@ -71,7 +70,7 @@ def main(argv: list[str]) -> int:
         print(demo.stdout + setup.stdout, flush=True)
         print(*filter(None, [network.address_warning(plan), network.describe(plan)]), sep="\n")
         print(f"\nRunning on {env['PUBLIC_URL']} (web and websockets in {web_concurrency(env)} processes, "
-              "worker, beat). Ctrl-C stops.\n", flush=True)
+              f"{len(worker_commands(env))} workers, beat). Ctrl-C stops.\n", flush=True)
         return supervise(children, commands, env)
     except network.NetworkError as error:
         print(f"error: {error}", file=sys.stderr)
@@ -80,6 +79,17 @@ def main(argv: list[str]) -> int:
         return 0
     finally:
         stop(children)
+
+
+def worker_commands(env: dict) -> dict[str, list[str]]:
+    """WORKERS Celery workers (default 2), each its own process with WORKER_CONCURRENCY
+    children (default 1): a worker killed outright (`kill -9` of its main process) takes
+    its prefetched tasks with it, and the other one keeps running what comes due while
+    this one is started again (the sweeper applies what the killed one held)."""
+    return {f"worker-{number}": [str(BIN / "celery"), "-A", "config", "worker", "-l", "warning",
+                                 "-n", f"worker{number}@%h",
+                                 "--concurrency", env.get("WORKER_CONCURRENCY", "1")]
+            for number in range(1, max(1, int(env.get("WORKERS") or 2)) + 1)}
 
 
 def start_postgres(env: dict) -> subprocess.Popen:
@@ -121,7 +131,7 @@ def supervise(children, commands, env) -> int:
         for index, (name, process) in enumerate(children):
             if process.poll() is None:
                 continue
-            if name in ("worker", "beat"):
+            if name.startswith("worker") or name == "beat":
                 print(f"{name} stopped (exit {process.returncode}); starting it again.")
                 time.sleep(1)
                 children[index] = (name, subprocess.Popen(commands[name], cwd=ROOT, env=env))

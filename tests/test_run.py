@@ -120,3 +120,42 @@ def test_run_says_the_default_address_is_for_this_machine_only():
     assert "opens on this machine only: for phones, set PUBLIC_URL" in describe(plan({}, https=False))
     lan = describe(plan({"PUBLIC_URL": "http://192.168.1.10:8000"}, https=False))
     assert "Phones open http://192.168.1.10:8000" in lan and "this machine only" not in lan
+
+
+def _workers(run) -> dict[str, int]:
+    """The Celery workers ./run started itself (its children, not their pool processes),
+    by the name given with -n."""
+    import glob
+    found = {}
+    for stat in glob.glob("/proc/[0-9]*/stat"):
+        try:
+            parent = int(open(stat).read().rsplit(")", 1)[1].split()[1])
+            # Its arguments, or the title Celery gives itself once started.
+            name = re.search(r"\b(worker\d+)@", open(stat[:-4] + "cmdline").read())
+        except (OSError, IndexError, ValueError):
+            continue
+        if parent == run.process.pid and name:
+            found[name[1]] = int(stat.split("/")[2])
+    return found
+
+
+def test_run_starts_two_workers_and_one_killed_is_started_again(dev_run):
+    """A worker killed outright takes its prefetched tasks with it: the other one goes on
+    (the sweeper applies what was lost) while ./run starts the killed one again."""
+    import signal
+    import time
+    run = dev_run()
+    run.wait_started()
+    assert "2 workers, beat" in run.output
+    workers = _workers(run)
+    assert set(workers) == {"worker1", "worker2"}, (workers, run.output)
+    os.kill(workers["worker1"], signal.SIGKILL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        now = _workers(run)
+        if now.get("worker1") not in (None, workers["worker1"]):
+            break
+        time.sleep(0.2)
+    assert now.get("worker1") not in (None, workers["worker1"]), run.output
+    assert now.get("worker2") == workers["worker2"], (now, workers, run.output)
+    assert "worker-1 stopped (exit -9); starting it again." in run.output
