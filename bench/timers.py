@@ -1,7 +1,7 @@
 """Timers, measured where the player sees them: `pending` characters with deadlines
 stored far ahead, and a burst of `burst` falling in the same second, each of those
-players' phones connected to one server process, one Celery worker as `./run` starts it
-(`--concurrency 2`) and beat.
+players' phones connected to one server process, the Celery workers as `./run` starts them
+(two, of one process each; until `./run` started two, one of two processes) and beat.
 
 - journal lateness: the instant each transition was applied (its journal line's `at`)
   minus its deadline;
@@ -90,9 +90,10 @@ def run(pending: int = 10000, burst: int = 1000) -> dict:
         queued = time.monotonic()
         deadlines = wound_everyone(population, pending, burst)
         queue_s = time.monotonic() - queued
-        # The worker and beat as ./run starts them (sweeper every 5 s, its default).
-        stack.spawn("worker", [str(stack_bin() / "celery"), "-A", "config", "worker", "-l",
-                               "warning", "--concurrency", "2"])
+        # The workers and beat as ./run starts them (sweeper every 5 s, its default).
+        from devtools.run import worker_commands
+        for name, command in worker_commands({}).items():
+            stack.spawn(name, [str(stack_bin() / "celery"), *command[1:]])
         stack.spawn("beat", [str(stack_bin() / "celery"), "-A", "config", "beat", "-l", "warning",
                              "-s", str(stack.logs / "beat-schedule")])
         lead_left_s = min(deadlines.values()) - time.time()
