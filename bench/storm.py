@@ -1,122 +1,84 @@
 """Connect storm: N phones (valid logins) open their live websocket at the same instant, as
 after a server restart or when the venue's Wi-Fi comes back, and retry until each holds
-its snapshot. Two kinds of phones:
-
-- `backoff`: the app's own behaviour (js/live.js): a busy server's close (4013,
-  `retry_after_ms`) is honoured (plus up to 500 ms), any other failure waits the app's
-  backoff, 1 s, 2 s, 4 s... up to 30 s, times 0.5 to 1.5.
-- `every-second`: a naive client that ignores the hint and tries again every second.
+its snapshot. The phones (bench/storm_client.py: the app's backoff, or every second
+ignoring the hint) run in CLIENT_PROCESSES processes of their own, speaking raw websocket
+bytes, so that the client can offer what the storm names: the result says how many
+attempts a second it actually offered.
 
 Measured: the time until every phone holds a snapshot, the refusals seen (4013), the
 phones told "forbidden" (4403 or HTTP 403: must be 0, every login is valid), other
-errors, and the server's CPU per successful connect (its processes' user + system time
-over the storm, divided by the phones connected). The load average is recorded beside.
+errors, the attempts offered per second (the busiest second, and the first), and the
+server's CPU per successful connect (its processes' user + system time over the storm,
+divided by the phones connected). The load average is recorded beside.
 
     .venv/bin/python -m bench.storm --clients 1000 --mode every-second [--runs 1]
 """
 from __future__ import annotations
 
 import argparse
-import asyncio
-import json
+import multiprocessing
 import os
-import random
 import time
+from collections import Counter
 from pathlib import Path
 
 from bench.load import percentiles
 from bench.stack import cli, group_cpu_s, running_stack, server_with_players
+from bench.storm_client import storm_share
 
 MODES = ("backoff", "every-second")
 DEADLINE_S = 180             # a storm that has not settled by then is reported as such
-HANDSHAKE_TIMEOUT_S = 10     # a phone gives up an unanswered handshake after this long
-HINT_JITTER_S = 0.5          # what js/live.js adds to the server's delay
+CLIENT_PROCESSES = 4         # 500 phones each at 2,000: one process alone offers ~1,500/s
+START_IN_S = 2.0             # the processes are started and ready before the instant
 
 
-class Storm:
-    def __init__(self, port: int, players: list[dict], mode: str):
-        self.port, self.players, self.mode = port, players, mode
-        self.connected: list[float] = []
-        self.refusals = 0
-        self.hints: list[float] = []
-        self.forbidden = 0
-        self.errors: dict[str, int] = {}
-        self.started = 0.0
-        self.done = asyncio.Event()
+def _storm(port: int, players: list[dict], mode: str) -> dict:
+    """The phones in CLIENT_PROCESSES processes; what they met, put together."""
+    spawn = multiprocessing.get_context("spawn")
+    shared = {"lock": spawn.Lock(), "connected": spawn.Value("i", 0),
+              "everyone_done": spawn.Event()}
+    results = spawn.Queue()
+    start_at = time.time() + START_IN_S
+    shares = [players[i::CLIENT_PROCESSES] for i in range(CLIENT_PROCESSES)]
+    processes = [spawn.Process(target=storm_share, args=(port, share, mode, start_at, shared, results))
+                 for share in shares if share]
+    for process in processes:
+        process.start()
+    give_up = start_at + DEADLINE_S
+    while shared["connected"].value < len(players) and time.time() < give_up:
+        time.sleep(0.05)
+    shared["everyone_done"].set()
+    met = [results.get(timeout=60) for _ in processes]
+    for process in processes:
+        process.join(timeout=30)
+    errors = Counter()
+    for one in met:
+        errors.update(one["errors"])
+    return {"start_at": start_at, "connected": [t - start_at for one in met for t in one["connected"]],
+            "attempts": [t - start_at for one in met for t in one["attempts"]],
+            "hints": [h for one in met for h in one["hints"]],
+            "refusals": sum(one["refusals"] for one in met),
+            "forbidden": sum(one["forbidden"] for one in met), "errors": dict(errors)}
 
-    def _refused(self, retry_after_ms) -> float | None:
-        self.refusals += 1
-        if not isinstance(retry_after_ms, (int, float)):
-            self._error("4013 without a delay")
-            return None
-        self.hints.append(retry_after_ms / 1000)
-        return retry_after_ms / 1000
 
-    def _error(self, name: str) -> None:
-        self.errors[name] = self.errors.get(name, 0) + 1
+def _connect_once(stack, port: int, players: list[dict]) -> dict:
+    """Every phone opens its websocket once, 32 at a time, and closes it (what they met)."""
+    from bench import connect_floor
+    plan = [{"path": f"/ws/live/?character={p['id']}", "session": p["session"]} for p in players]
+    return connect_floor.client(stack, port, plan, 32)["outcomes"]
 
-    async def phone(self, player: dict) -> None:
-        from websockets.asyncio.client import connect
-        from websockets.exceptions import ConnectionClosed, InvalidStatus
-        uri = f"ws://127.0.0.1:{self.port}/ws/live/?character={player['id']}"
-        headers = {"Cookie": f"sessionid={player['session']}", "Origin": f"http://127.0.0.1:{self.port}"}
-        attempt = 0
-        while not self.done.is_set():
-            hint = None
-            try:
-                async with connect(uri, additional_headers=headers, open_timeout=HANDSHAKE_TIMEOUT_S,
-                                   ping_interval=None, max_size=2 ** 22) as socket:
-                    first = json.loads(await socket.recv())
-                    if first.get("type") == "busy":       # the server's close follows
-                        hint = self._refused(first.get("retry_after_ms"))
-                    elif first.get("type") == "snapshot":
-                        self.connected.append(time.monotonic() - self.started)
-                        if len(self.connected) == len(self.players):
-                            self.done.set()
-                        await self.done.wait()        # holds its socket, as a phone does
-                        return
-                    else:
-                        self._error("unexpected first message")
-            except ConnectionClosed as closed:
-                code, reason = (closed.rcvd.code, closed.rcvd.reason) if closed.rcvd else (1006, "")
-                if code in (4013, 1013):
-                    try:
-                        hint = self._refused(json.loads(reason)["retry_after_ms"])
-                    except (ValueError, KeyError, TypeError):
-                        hint = self._refused(None)
-                elif code == 4403:
-                    self.forbidden += 1
-                    return                            # the app stops there
-                else:
-                    self._error(f"close {code}")
-            except InvalidStatus as refused:
-                status = refused.response.status_code
-                if status == 403:
-                    self.forbidden += 1
-                    return
-                self._error(f"HTTP {status}")
-            except Exception as error:  # reset, refused, timed out: what a phone meets
-                self._error(type(error).__name__)
-            if self.mode == "every-second":
-                delay = 1.0
-            elif hint is not None:
-                delay = hint + HINT_JITTER_S * random.random()
-            else:
-                delay = min(30, 2 ** attempt) * (0.5 + random.random())
-                attempt += 1
-            try:
-                await asyncio.wait_for(self.done.wait(), timeout=delay)
-            except asyncio.TimeoutError:
-                pass
 
-    async def run(self) -> None:
-        self.started = time.monotonic()
-        tasks = [asyncio.create_task(self.phone(p)) for p in self.players]
-        try:
-            await asyncio.wait_for(self.done.wait(), timeout=DEADLINE_S)
-        except asyncio.TimeoutError:
-            self.done.set()
-        await asyncio.gather(*tasks, return_exceptions=True)
+def offered(attempts: list[float]) -> dict:
+    """Attempts begun per second: in the storm's first second, in its busiest, on average."""
+    by_second = Counter(int(t) for t in attempts if t >= 0)
+    span = max(attempts) if attempts else 0
+    return {"attempts": len(attempts), "first_second": by_second.get(0, 0),
+            "busiest_second": max(by_second.values(), default=0),
+            "mean_per_s": round(len(attempts) / span, 1) if span > 0 else None}
+
+
+def _rounded(figures: dict) -> dict:
+    return {k: (round(v, 1) if v is not None else None) for k, v in figures.items()}
 
 
 def _load() -> list[float]:
@@ -125,7 +87,12 @@ def _load() -> list[float]:
 
 def run(clients: int, mode: str, env: dict | None = None) -> dict:
     """One storm of `clients` phones of kind `mode` ('backoff' or 'every-second') against
-    one freshly started server (its settings from the environment, plus `env`)."""
+    one freshly started server (its settings from the environment, plus `env`).
+
+    The phones were connected before, as when they are dropped at once (a server restart,
+    the venue's Wi-Fi back): each has opened its websocket once, then the server process
+    is restarted; what the phones left in Redis (their passes, the ready snapshots) is
+    still there, as it is after a real restart."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}")
     saved = {k: os.environ.get(k) for k in (env or {})}
@@ -134,14 +101,13 @@ def run(clients: int, mode: str, env: dict | None = None) -> dict:
     try:
         with running_stack() as stack:
             population, port, _ = server_with_players(stack, clients)
+            known = _connect_once(stack, port, population.players[:clients])
+            stack.stop(stack.processes[-1])
+            stack.start_web(port=port)
             web = stack.processes[-1]
             load_before = _load()
             cpu_before = group_cpu_s(web.pid)
-            storm = Storm(port, population.players[:clients], mode)
-            import resource
-            soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-            asyncio.run(storm.run())
+            storm = _storm(port, population.players[:clients], mode)
             cpu = group_cpu_s(web.pid) - cpu_before
     finally:
         for k, v in saved.items():
@@ -149,15 +115,17 @@ def run(clients: int, mode: str, env: dict | None = None) -> dict:
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
-    connected = len(storm.connected)
+    connected = len(storm["connected"])
     return {
         "clients": clients, "mode": mode, "connected": connected,
-        "all_connected_s": round(max(storm.connected), 1) if connected == clients else None,
-        "connected_s": {k: (round(v, 1) if v is not None else None) for k, v in percentiles(storm.connected).items()},
-        "forbidden_to_valid_phones": storm.forbidden,
-        "refusals": storm.refusals,
-        "hint_s": {k: (round(v, 1) if v is not None else None) for k, v in percentiles(storm.hints).items()},
-        "errors": storm.errors,
+        "all_connected_s": round(max(storm["connected"]), 1) if connected == clients else None,
+        "connected_s": _rounded(percentiles(storm["connected"])),
+        "forbidden_to_valid_phones": storm["forbidden"],
+        "refusals": storm["refusals"],
+        "hint_s": _rounded(percentiles(storm["hints"])),
+        "connected_before": known,
+        "offered": {**offered(storm["attempts"]), "client_processes": CLIENT_PROCESSES},
+        "errors": storm["errors"],
         "server_cpu_s": round(cpu, 2),
         "server_cpu_ms_per_connect": round(1000 * cpu / connected, 1) if connected else None,
         "load_average": {"before": load_before, "after": _load()},

@@ -11,7 +11,7 @@ import json
 import os
 import struct
 
-CLOSE, TEXT = 0x8, 0x1
+CLOSE, TEXT, PING, PONG = 0x8, 0x1, 0x9, 0xA
 
 
 class Refused(Exception):
@@ -30,12 +30,15 @@ def upgrade_request(port: int, path: str, session: str = "") -> bytes:
             f"Origin: http://127.0.0.1:{port}\r\n{cookie}\r\n").encode()
 
 
-def close_frame(code: int = 1000) -> bytes:
-    """A client's frames are masked (RFC 6455 5.3)."""
+def client_frame(opcode: int, payload: bytes) -> bytes:
+    """A client's frames are masked (RFC 6455 5.3); control frames only (under 126 bytes)."""
     mask = os.urandom(4)
-    payload = struct.pack("!H", code)
-    return bytes([0x80 | CLOSE, 0x80 | len(payload)]) + mask + bytes(
+    return bytes([0x80 | opcode, 0x80 | len(payload)]) + mask + bytes(
         b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def close_frame(code: int = 1000) -> bytes:
+    return client_frame(CLOSE, struct.pack("!H", code))
 
 
 async def read_frame(reader: asyncio.StreamReader) -> tuple[int, bytes]:
