@@ -7,7 +7,8 @@
 `all` runs each measurement of bench/figures.py in its own process (a run's settings,
 Redis port and connections must not leak into the next; a crash or a hang costs only
 its own figures), cut after its time budget. It prints the elapsed time of each, records
-the 1-minute load average at its start and end, writes var/bench/summary-<time>.json
+the 1-minute load average at its start and end (each starts once the load the previous
+one left has fallen to 1.2, waiting at most 3 minutes), writes var/bench/summary-<time>.json
 (the path is printed) and rewrites the table in docs/performance.md from it. A figure
 that fails is marked failed in the summary, the others still run, and the command exits
 non-zero.
@@ -29,6 +30,19 @@ from bench import figures, summary
 from bench.stack import ROOT, load_average
 
 OUT = ROOT / "var" / "bench"
+# Before each measurement, the load the previous one left (its servers and clients) is
+# let fall below this, for at most SETTLE_MAX_S: a figure begun above 1.5 does not count
+# (bench/summary.py), and one measurement must not disqualify the next.
+SETTLED_LOAD = 1.2
+SETTLE_MAX_S = 180
+
+
+def settle() -> float:
+    """Wait until the 1-minute load is at most SETTLED_LOAD (bounded); seconds waited."""
+    began = time.monotonic()
+    while load_average() > SETTLED_LOAD and time.monotonic() - began < SETTLE_MAX_S:
+        time.sleep(5)
+    return time.monotonic() - began
 
 
 def commit() -> str | None:
@@ -81,7 +95,8 @@ def run_all(args) -> int:
     rows, failed = {}, []
     for i, name in enumerate(names, 1):
         _, keys, budget = figures.MEASUREMENTS[name]
-        print(f"[{i}/{len(names)}] {name} …", flush=True)
+        waited = settle()
+        print(f"[{i}/{len(names)}] {name} … (after {waited:.0f} s for the load to settle)", flush=True)
         load_start, began = load_average(), time.monotonic()
         measured, error = _run_child(name, args.quick, budget)
         elapsed = time.monotonic() - began

@@ -15,6 +15,7 @@ from common.observers import session_ended
 
 class SessionStore(db.SessionStore):
     expires_at = None       # its row's expiry, once read
+
     def _get_session_from_db(self):
         if not self.session_key:            # a malformed key is None already (SessionBase)
             return None
