@@ -66,8 +66,8 @@ def _storm_row(key: str, result: dict, target_s: float) -> dict:
         display = f"{connected:,} / {clients:,} when the storm was given up"
         holds = False
     offered = result["offered"]
-    display += (f", {forbidden} × 403; attempts offered: {offered['first_second']:,} in the first "
-                f"second, {offered['mean_per_s']:,.0f}/s on average ({offered['attempts']:,}); "
+    display += (f", {forbidden} × 403; handshakes offered: {offered['first_second']:,} in the "
+                f"first second, {offered['mean_per_s']:,.0f}/s on average ({offered['attempts']:,}); "
                 f"{result['server_cpu_ms_per_connect']} ms CPU a phone")
     return row(key, result["all_connected_s"], display, holds, result)
 
@@ -201,8 +201,8 @@ MEASUREMENTS: dict[str, tuple[Callable[[dict], list[dict]], tuple[str, ...], int
     "connections": (memory, ("memory",), 120),
     "push_2000": (push_2000, ("push_2000", "push_api"), 180),
     "push_5000": (push_5000, ("push_5000",), 300),
-    "storm_backoff": (storm_backoff, ("storm_backoff",), 240),
-    "storm_every_second": (storm_every_second, ("storm_every_second",), 240),
+    "storm_backoff": (storm_backoff, ("storm_backoff",), 330),
+    "storm_every_second": (storm_every_second, ("storm_every_second",), 330),
     "timers": (deadlines, ("deadline_p99",), 200),
     "timers_kill": (deadlines_kill, ("deadline_kill",), 200),
     "reference": (reference, ("reference_10000",), 600),

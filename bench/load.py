@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from pathlib import Path
 
 from bench.stack import ROOT
 
@@ -17,7 +18,9 @@ class Load:
 
     def __init__(self, stack, port: int, players_file, count: int, reconnect: bool = False,
                  snapshots: bool = False):
-        self.out = stack.logs / f"client-{count}.json"
+        # One file per generator: several may run at once (bench/reference.py).
+        self.out = stack.logs / f"client-{Path(players_file).stem}-{count}.json"
+        self.out.unlink(missing_ok=True)
         command = [sys.executable, "-m", "bench.client", "--port", str(port), "--players",
                    str(players_file), "--count", str(count), "--out", str(self.out)]
         if reconnect:

@@ -47,7 +47,7 @@ def group_rss_kib(pgid: int) -> int:
     return total
 
 
-def _slices(stack, population, phones: int) -> list[Path]:
+def _slices(stack, population, phones: int) -> list[tuple[Path, int]]:
     files = []
     for i in range(CLIENT_PROCESSES):
         share = population.players[:phones][i::CLIENT_PROCESSES]

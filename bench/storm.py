@@ -18,10 +18,12 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import os
+import queue
 import time
 from collections import Counter
 from pathlib import Path
 
+from bench.connect_floor import FULL_ADMISSION, client
 from bench.load import percentiles
 from bench.stack import cli, group_cpu_s, running_stack, server_with_players
 from bench.storm_client import storm_share
@@ -36,7 +38,7 @@ def _storm(port: int, players: list[dict], mode: str) -> dict:
     """The phones in CLIENT_PROCESSES processes; what they met, put together."""
     spawn = multiprocessing.get_context("spawn")
     shared = {"lock": spawn.Lock(), "connected": spawn.Value("i", 0),
-              "everyone_done": spawn.Event()}
+              "given_up": spawn.Value("i", 0), "everyone_done": spawn.Event()}
     results = spawn.Queue()
     start_at = time.time() + START_IN_S
     shares = [players[i::CLIENT_PROCESSES] for i in range(CLIENT_PROCESSES)]
@@ -45,12 +47,11 @@ def _storm(port: int, players: list[dict], mode: str) -> dict:
     for process in processes:
         process.start()
     give_up = start_at + DEADLINE_S
-    while shared["connected"].value < len(players) and time.time() < give_up:
+    while (shared["connected"].value + shared["given_up"].value < len(players)
+           and time.time() < give_up and all(p.is_alive() for p in processes)):
         time.sleep(0.05)
     shared["everyone_done"].set()
-    met = [results.get(timeout=60) for _ in processes]
-    for process in processes:
-        process.join(timeout=30)
+    met = _results(processes, results)
     errors = Counter()
     for one in met:
         errors.update(one["errors"])
@@ -62,14 +63,38 @@ def _storm(port: int, players: list[dict], mode: str) -> dict:
 
 
 def _connect_once(stack, port: int, players: list[dict]) -> dict:
-    """Every phone opens its websocket once, 32 at a time, and closes it (what they met)."""
-    from bench import connect_floor
+    """Every phone opens its websocket once, 32 at a time, and closes it (what they met);
+    each must have had its snapshot, or the storm would not be of phones dropped."""
     plan = [{"path": f"/ws/live/?character={p['id']}", "session": p["session"]} for p in players]
-    return connect_floor.client(stack, port, plan, 32)["outcomes"]
+    outcomes = client(stack, port, plan, 32)["outcomes"]
+    if outcomes.get("snapshot", 0) != len(players):
+        raise RuntimeError(f"the phones' first connects did not all get a snapshot: {outcomes}")
+    return outcomes
+
+
+def _results(processes, results) -> list[dict]:
+    """What each client process met; one that died is named, not waited for."""
+    met, deadline = [], time.time() + 60
+    while len(met) < len(processes) and time.time() < deadline:
+        try:
+            met.append(results.get(timeout=1))
+        except queue.Empty:
+            if not any(p.is_alive() for p in processes):
+                break
+    for process in processes:
+        process.join(timeout=30)
+        if process.is_alive():
+            process.terminate()
+    if len(met) < len(processes):
+        dead = [p.exitcode for p in processes if p.exitcode not in (0, None)]
+        raise RuntimeError(f"{len(processes) - len(met)} client process(es) gave no result "
+                           f"(exit codes {dead})")
+    return met
 
 
 def offered(attempts: list[float]) -> dict:
-    """Attempts begun per second: in the storm's first second, in its busiest, on average."""
+    """Upgrade requests written per second: in the storm's first second, in its busiest, on
+    average."""
     by_second = Counter(int(t) for t in attempts if t >= 0)
     span = max(attempts) if attempts else 0
     return {"attempts": len(attempts), "first_second": by_second.get(0, 0),
@@ -101,6 +126,9 @@ def run(clients: int, mode: str, env: dict | None = None) -> dict:
     try:
         with running_stack() as stack:
             population, port, _ = server_with_players(stack, clients)
+            # The first connects on a server that lets all in (they are not the storm).
+            stack.stop(stack.processes[-1])
+            stack.start_web(port=port, **FULL_ADMISSION)
             known = _connect_once(stack, port, population.players[:clients])
             stack.stop(stack.processes[-1])
             stack.start_web(port=port)

@@ -10,8 +10,8 @@ Two kinds of phones:
   backoff, 1 s, 2 s, 4 s... up to 30 s, times 0.5 to 1.5.
 - `every-second`: a client that ignores the hint and tries again every second.
 
-Every attempt's start is recorded (wall clock), so the storm can say how many attempts a
-second were actually offered.
+Every attempt whose upgrade request was written to the socket is recorded (wall clock),
+so the storm can say how many handshakes a second were actually offered to the server.
 """
 from __future__ import annotations
 
@@ -31,10 +31,10 @@ BUSY_CODES = (4013, 1013)
 class Phones:
     def __init__(self, port: int, players: list[dict], mode: str, shared):
         self.port, self.players, self.mode = port, players, mode
-        self.shared = shared                  # counter of phones connected, everyone done
+        self.shared = shared                  # phones connected, phones given up, everyone done
         self.done = asyncio.Event()
         self.connected: list[float] = []      # wall-clock instants
-        self.attempts: list[float] = []
+        self.attempts: list[float] = []       # upgrade requests written
         self.hints: list[float] = []
         self.refusals = self.forbidden = 0
         self.errors: dict[str, int] = {}
@@ -53,12 +53,17 @@ class Phones:
     async def _hold(self, reader, writer) -> None:
         """Holds the socket as a phone does, until the storm is over."""
         async def answer_pings():
-            while True:
-                opcode, payload = await read_frame(reader)
-                if opcode == PING:
-                    writer.write(client_frame(PONG, payload))
-                elif opcode == CLOSE:
-                    return
+            try:
+                while True:
+                    opcode, payload = await read_frame(reader)
+                    if opcode == PING:
+                        writer.write(client_frame(PONG, payload))
+                    elif opcode == CLOSE:
+                        break
+            except (OSError, asyncio.IncompleteReadError):
+                pass
+            if not self.done.is_set():
+                self._error("closed by the server while held")
         listening = asyncio.create_task(answer_pings())
         await self.done.wait()
         listening.cancel()
@@ -70,6 +75,8 @@ class Phones:
             asyncio.open_connection("127.0.0.1", self.port), HANDSHAKE_TIMEOUT_S)
         try:
             writer.write(upgrade_request(self.port, path, session))
+            await writer.drain()
+            self.attempts.append(time.time())
             head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), HANDSHAKE_TIMEOUT_S)
             status = int(head.split(b" ", 2)[1])
             if status == 403:
@@ -107,7 +114,6 @@ class Phones:
         path = f"/ws/live/?character={player['id']}"
         failures = 0
         while not self.done.is_set():
-            self.attempts.append(time.time())
             hint = None
             try:
                 outcome, hint = await self.attempt(path, player["session"])
@@ -115,10 +121,14 @@ class Phones:
                     asyncio.LimitOverrunError, ValueError) as error:
                 self._error(type(error).__name__)     # reset, refused, timed out
                 outcome = "error"
+            except Exception as error:                # what the server sent made no sense
+                self._error(f"unexpected {type(error).__name__}")
+                outcome = "error"
             if outcome == "held":
                 return
             if outcome == "forbidden":
                 self.forbidden += 1
+                self._given_up()
                 return                                # the app stops there
             if self.mode == "every-second":
                 delay = 1.0
@@ -131,6 +141,11 @@ class Phones:
                 await asyncio.wait_for(self.done.wait(), timeout=delay)
             except asyncio.TimeoutError:
                 pass
+
+    def _given_up(self) -> None:
+        """This phone will not connect: the storm must not wait for it."""
+        with self.shared["lock"]:
+            self.shared["given_up"].value += 1
 
     async def _watch_everyone(self) -> None:
         while not self.shared["everyone_done"].is_set():

@@ -223,9 +223,10 @@ CELERY_TIMEZONE = "UTC"
 # Tasks at a deadline may wait hours (first aid holds 4 h); the sweeper is the safety net,
 # and applying a transition twice changes nothing, so redelivery is harmless.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 5 * 3600}
-# The sweepers cost 5 + 3 ms a pass with 10,000 deadlines stored (bench/timers.py): every
-# 2 s is 0.4 % of a core, and a deadline whose task died with a killed worker is applied
-# within about 2 s instead of 5 (docs/performance.md, "Deadlines into running workers").
+# The sweepers cost 2-4 + 3-4 ms a pass with 10,000 deadlines stored (bench/timers.py):
+# every 2 s is under 0.4 % of a core, and a deadline whose only task died with a killed
+# worker is applied at the next sweep, within about 2 s instead of 5 (docs/performance.md,
+# "Deadlines queued into running workers, at one instant").
 SWEEP_INTERVAL_S = float(os.environ.get("SWEEP_INTERVAL_S", "2"))
 # Each server process reads a marker in Redis this often: when Redis lost its data (the
 # channel layer's groups with it), its phones re-join and are sent what they missed

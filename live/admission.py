@@ -85,7 +85,7 @@ class Door:
         admits, each taking what connects took lately. A rate read from the durations during
         a crowd is the crowd's own handshakes slowing the loop: it planned 2,000 dropped
         phones over 32 s while the process sat three quarters idle (docs/performance.md,
-        "Crowds: the return queue at the measured rate"). A phone that comes back before its
+        "A refused crowd returns at the measured rate"). A phone that comes back before its
         slot is free is refused again for a fraction of a connect and takes the next one."""
         ceiling = self._rate()
         if ceiling > 0:
