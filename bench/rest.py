@@ -15,11 +15,12 @@ CONCURRENCY = 32
 
 
 async def hammer(port: int, path: str, cookie: str, seconds: float) -> int:
-    """Keep-alive HTTP/1.1 GETs from CONCURRENCY connections; count the 200 answers."""
+    """Keep-alive HTTP/1.1 GETs from CONCURRENCY connections, with the headers the phone
+    sends (js/api.js); count the 200 answers."""
     done = 0
     stop = time.monotonic() + seconds
     request = (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {cookie}\r\n"
-               f"Accept: application/json\r\n\r\n").encode()
+               f"Accept: application/json\r\nAccept-Language: fr\r\nX-Outbox-Oldest: none\r\n\r\n").encode()
 
     async def worker():
         nonlocal done

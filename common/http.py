@@ -11,8 +11,12 @@ MAX_ID = 2 ** 63 - 1  # the largest id a database column holds (SQLite overflows
 
 
 def answer(request, data, status=200) -> Response:
+    return Response(answer_body(data, request_language(request)), status=status)
+
+
+def answer_body(data, language: str):
     """Labels in the caller's language, and the server's time for the phone's clock offset."""
-    body = localize(data, request_language(request))
+    body = localize(data, language)
     if isinstance(body, dict):
         body["server_time"] = timezone.now().timestamp()
-    return Response(body, status=status)
+    return body

@@ -2,26 +2,21 @@
 on a thread of its own: the consumer stays transport only."""
 from __future__ import annotations
 
-import asyncio
 import functools
-import logging
 
 from channels.db import database_sync_to_async
-from django.conf import settings
 from django.db import close_old_connections
 from django.utils import timezone
 from rest_framework.exceptions import APIException
 
 from live import observers, passes
 from live.access import still_allowed
-from live.auth import session_expires_in_s, session_user
+from live.auth import session_user
 from live.publish import narrators_group, safety_group, user_group
 from live.snapshot_cache import character_snapshot_cached
 from live.snapshots import character_row, character_snapshot, characters_for_snapshot, current_versions, event_live_view
 from players.models import Event
 from players.selectors import character_seen_as_narrator, is_narrator, is_safety_member
-
-logger = logging.getLogger(__name__)
 
 
 def concurrent_db(func):
@@ -76,10 +71,8 @@ def _character_first(session, character_id: int):
     first = {"type": "snapshot", "snapshot": character_snapshot_cached(character, now)}
     if not as_narrator:     # the player's own phone: a contact, and its next connect's pass
         observers.phone_seen.notify(user_id=user.pk)
-        passes.pass_give(session_key=session.session_key, character_id=character.pk,
-                         event_id=character.event_id, user_id=user.pk, generations_read=generations,
-                         session_expires_in_s=session_expires_in_s(session, now))
-        passes.ready_keep([character], [first["snapshot"]], now, {character.pk: generations[1]})
+        passes.player_proven(session=session, character=character, user_id=user.pk,
+                             generations_read=generations, snapshot=first["snapshot"], now=now)
     return (character.event_id, first, user.pk if as_narrator else None,
             None if as_narrator else user.pk)
 
@@ -90,39 +83,6 @@ _still_allowed = concurrent_db(still_allowed)
 @concurrent_db
 def _phone_seen(user_id: int) -> None:
     observers.phone_seen.notify(user_id=user_id)
-
-
-# The contacts of phones connected on a pass, by event loop (one per server process),
-# noted together on one thread every LIVE_CONTACTS_EVERY_S: a thread for each connect
-# cost a quarter of it.
-_contacts: dict[asyncio.AbstractEventLoop, set[int]] = {}
-_flushes: set[asyncio.Task] = set()
-
-
-def contacts_note(user_id: int) -> None:
-    loop = asyncio.get_running_loop()
-    pending = _contacts.get(loop)
-    if pending is None:
-        pending = _contacts[loop] = set()
-        flush = loop.create_task(_contacts_flush(loop))
-        _flushes.add(flush)
-        flush.add_done_callback(_flushes.discard)
-    pending.add(user_id)
-
-
-async def _contacts_flush(loop) -> None:
-    await asyncio.sleep(settings.LIVE_CONTACTS_EVERY_S)
-    user_ids = sorted(_contacts.pop(loop, ()))
-    try:
-        await _phones_seen(user_ids)
-    except Exception:       # last seen is the safety board's; the game goes on
-        logger.warning("last seen of %d phones not noted", len(user_ids), exc_info=True)
-
-
-@concurrent_db
-def _phones_seen(user_ids: list[int]) -> None:
-    for user_id in user_ids:
-        observers.phone_seen.notify(user_id=user_id)
 
 
 def safety_first(event_id: int) -> dict:

@@ -21,7 +21,8 @@ from live.phone_contact import phone_contact_told
 from rulesets.messages import DEFAULT_LANGUAGE, LANGUAGES
 
 from live import admission, broadcast, passes, watch
-from live.consumer_reads import (contacts_note, _behind, _character_first, _event_access, _event_first, _phone_seen,
+from live.contacts import contacts_note
+from live.consumer_reads import (_behind, _character_first, _event_access, _event_first, _phone_seen,
                                  _still_allowed, safety_first)
 from live.consumer_messages import MAX_MESSAGE_CHARS, _held, _int, _number, event_snapshot_parts
 from live.publish import character_group, user_group

@@ -35,6 +35,7 @@ from django.utils import timezone
 from players.models import Character
 
 from . import snapshot_cache, snapshots
+from .auth import session_expires_in_s
 
 # The ready snapshot is replaced only by one at least as recent (two workers publishing
 # the same character may finish in either order).
@@ -126,6 +127,16 @@ def pass_give(*, session_key: str, character_id: int, event_id: int, user_id: in
     pipe.hset(key, str(character_id), value)
     pipe.expire(key, ttl)
     pipe.execute()
+
+
+def player_proven(*, session, character, user_id: int, generations_read: tuple[int, int],
+                  snapshot: dict, now: datetime) -> None:
+    """The session was just proven to be this character's player (its own phone) and
+    `snapshot` served to it: its next connect or snapshot read rides on a pass."""
+    pass_give(session_key=session.session_key, character_id=character.pk, event_id=character.event_id,
+              user_id=user_id, generations_read=generations_read,
+              session_expires_in_s=session_expires_in_s(session, now))
+    ready_keep([character], [snapshot], now, {character.pk: generations_read[1]})
 
 
 def _generations_move(keys: list[str]) -> None:

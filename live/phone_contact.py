@@ -37,8 +37,7 @@ def phone_contact_proven(phone: str | None) -> datetime | None:
     return parse_datetime(stored) if stored else None
 
 
-def phone_contact_record(*, phone: str, at: datetime, oldest_waiting: datetime | None) -> None:
-    proven = at if oldest_waiting is None else min(at, oldest_waiting)
+def phone_contact_record(*, phone: str, proven: datetime) -> None:
     known = phone_contact_proven(phone)
     if known is None or proven > known:
         cache.set(_key(phone), proven.isoformat(), KEPT_S)
@@ -57,12 +56,22 @@ def _oldest_waiting(value: str) -> tuple[bool, datetime | None]:
     return True, at
 
 
+def phone_contact_proof(*, value: str, at: datetime) -> datetime | None:
+    """What a request or heartbeat arriving at `at` proves, its outbox holding `value`
+    (as the header): the phone was connected then with nothing older waiting. None:
+    unreadable, it proves nothing."""
+    readable, oldest = _oldest_waiting(value)
+    if not readable:
+        return None
+    return at if oldest is None else min(at, oldest)
+
+
 def phone_contact_told(*, phone: str | None, value: str, at: datetime) -> None:
     """A request or a heartbeat (live/consumers.py) of this phone arrived at `at`, saying
     what its outbox holds (`value`, as the header)."""
-    readable, oldest = _oldest_waiting(value)
-    if phone and readable:
-        phone_contact_record(phone=phone, at=at, oldest_waiting=oldest)
+    proven = phone_contact_proof(value=value, at=at)
+    if phone and proven is not None:
+        phone_contact_record(phone=phone, proven=proven)
 
 
 def request_phone(request) -> str | None:
