@@ -82,6 +82,10 @@ def percentiles(values: list[float]) -> dict:
     return {"p50": pick(0.50), "p95": pick(0.95), "p99": pick(0.99), "max": ordered[-1]}
 
 
+def rounded_percentiles(values: list[float], digits: int) -> dict:
+    return {k: (round(v, digits) if v is not None else None) for k, v in percentiles(values).items()}
+
+
 def spread(runs: list[float]) -> str:
     """min / median / max of several runs, as the tables show them."""
     return f"{min(runs):.1f} / {statistics.median(runs):.1f} / {max(runs):.1f}"

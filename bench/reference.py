@@ -22,29 +22,13 @@ import urllib.request
 from pathlib import Path
 
 from bench.load import Load, Narrator, percentiles
-from bench.stack import cli, running_stack
+from bench.stack import cli, group_rss_kib, running_stack
 
 SERVER_PROCESSES = 2
 CLIENT_PROCESSES = 4
 PUSHES = 5
 PAUSE_S = 4.0        # between pushes: each reaches 10,000 phones before the next
 SETTLE_S = 10        # after the last push, before what is missing counts as lost
-
-
-def group_rss_kib(pgid: int) -> int:
-    """Resident memory of every process of a process group (the server's supervisor and
-    the processes sharing its port)."""
-    total = 0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            if int(fields[2]) != pgid:
-                continue
-            status = (stat.parent / "status").read_text()
-        except OSError:
-            continue
-        total += next(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:"))
-    return total
 
 
 def _slices(stack, population, phones: int) -> list[tuple[Path, int]]:

@@ -106,10 +106,9 @@ def wait_for_port(port: int, timeout: float = 30) -> None:
     raise RuntimeError(f"nothing listens on port {port}")
 
 
-def _cpu_s(counts) -> float:
-    """User + system CPU seconds of every live process for which `counts(name, fields)`
-    holds (`fields`: those of /proc/PID/stat after the name: state, ppid, pgrp, ...)."""
-    total = 0
+def _processes(counts):
+    """(its /proc folder, the fields of its stat after the name: state, ppid, pgrp, ...)
+    of every live process for which `counts(name, fields)` holds."""
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             name, rest = stat.read_text().rsplit(")", 1)
@@ -117,7 +116,12 @@ def _cpu_s(counts) -> float:
             continue
         fields = rest.split()
         if counts(name.split("(", 1)[1], fields):
-            total += int(fields[11]) + int(fields[12])
+            yield stat.parent, fields
+
+
+def _cpu_s(counts) -> float:
+    """User + system CPU seconds of every live process for which `counts(name, fields)` holds."""
+    total = sum(int(fields[11]) + int(fields[12]) for _folder, fields in _processes(counts))
     return total / os.sysconf("SC_CLK_TCK")
 
 
@@ -143,6 +147,18 @@ def rss_kib(pid: int) -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     raise RuntimeError(f"no process {pid}")
+
+
+def group_rss_kib(pgid: int) -> int:
+    """Resident memory of every process of a process group (the server's supervisor and
+    the processes sharing its port)."""
+    total = 0
+    for folder, _fields in _processes(lambda name, fields: int(fields[2]) == pgid):
+        try:
+            total += rss_kib(int(folder.name))
+        except (OSError, RuntimeError):   # gone in between, or a zombie without memory
+            continue
+    return total
 
 
 @contextmanager

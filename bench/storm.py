@@ -24,7 +24,7 @@ from collections import Counter
 from pathlib import Path
 
 from bench.connect_floor import FULL_ADMISSION, client
-from bench.load import percentiles
+from bench.load import rounded_percentiles
 from bench.stack import cli, group_cpu_s, running_stack, server_with_players
 from bench.storm_client import storm_share
 
@@ -102,10 +102,6 @@ def offered(attempts: list[float]) -> dict:
             "mean_per_s": round(len(attempts) / span, 1) if span > 0 else None}
 
 
-def _rounded(figures: dict) -> dict:
-    return {k: (round(v, 1) if v is not None else None) for k, v in figures.items()}
-
-
 def _load() -> list[float]:
     return [float(x) for x in Path("/proc/loadavg").read_text().split()[:3]]
 
@@ -147,10 +143,10 @@ def run(clients: int, mode: str, env: dict | None = None) -> dict:
     return {
         "clients": clients, "mode": mode, "connected": connected,
         "all_connected_s": round(max(storm["connected"]), 1) if connected == clients else None,
-        "connected_s": _rounded(percentiles(storm["connected"])),
+        "connected_s": rounded_percentiles(storm["connected"], 1),
         "forbidden_to_valid_phones": storm["forbidden"],
         "refusals": storm["refusals"],
-        "hint_s": _rounded(percentiles(storm["hints"])),
+        "hint_s": rounded_percentiles(storm["hints"], 1),
         "connected_before": known,
         "offered": {**offered(storm["attempts"]), "client_processes": CLIENT_PROCESSES},
         "errors": storm["errors"],

@@ -16,16 +16,13 @@ so the storm can say how many handshakes a second were actually offered to the s
 from __future__ import annotations
 
 import asyncio
-import json
 import random
-import struct
 import time
 
-from bench.wire import CLOSE, PING, PONG, client_frame, close_frame, read_frame, upgrade_request
+from bench.wire import CLOSE, PING, PONG, Refused, client_frame, close_frame, open_first, read_frame
 
 HANDSHAKE_TIMEOUT_S = 10     # a phone gives up an unanswered handshake after this long
 HINT_JITTER_S = 0.5          # what js/live.js adds to the server's delay
-BUSY_CODES = (4013, 1013)
 
 
 class Phones:
@@ -71,35 +68,24 @@ class Phones:
 
     async def attempt(self, path: str, session: str) -> tuple[str, float | None]:
         """One connect: ("held" | "busy" | "forbidden" | "error", the server's delay)."""
-        reader, writer = await asyncio.wait_for(
-            asyncio.open_connection("127.0.0.1", self.port), HANDSHAKE_TIMEOUT_S)
         try:
-            writer.write(upgrade_request(self.port, path, session))
-            await writer.drain()
-            self.attempts.append(time.time())
-            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), HANDSHAKE_TIMEOUT_S)
-            status = int(head.split(b" ", 2)[1])
-            if status == 403:
+            kind, detail, reader, writer = await open_first(
+                self.port, path, session, HANDSHAKE_TIMEOUT_S,
+                on_written=lambda: self.attempts.append(time.time()))
+        except Refused as refused:
+            if refused.status == 403:
                 return "forbidden", None
-            if status != 101:
-                self._error(f"HTTP {status}")
-                return "error", None
-            opcode, payload = await asyncio.wait_for(read_frame(reader), HANDSHAKE_TIMEOUT_S)
-            if opcode == CLOSE:
-                code = struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else 1005
-                if code in BUSY_CODES:
-                    try:
-                        return "busy", self._refused(json.loads(payload[2:])["retry_after_ms"])
-                    except (ValueError, KeyError, TypeError):
-                        return "busy", self._refused(None)
-                if code == 4403:
+            self._error(f"HTTP {refused.status}")
+            return "error", None
+        try:
+            if kind == "busy":
+                return "busy", self._refused(detail)
+            if kind == "closed":
+                if detail == 4403:
                     return "forbidden", None
-                self._error(f"close {code}")
+                self._error(f"close {detail}")
                 return "error", None
-            message = json.loads(payload)
-            if message.get("type") == "busy":         # the server's close follows
-                return "busy", self._refused(message.get("retry_after_ms"))
-            if message.get("type") != "snapshot":
+            if detail.get("type") != "snapshot":
                 self._error("unexpected first message")
                 return "error", None
             self.connected.append(time.time())

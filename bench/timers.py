@@ -25,7 +25,7 @@ import random
 import signal
 import time
 
-from bench.load import Load, percentiles
+from bench.load import Load, rounded_percentiles
 from bench.stack import cli, running_stack
 
 
@@ -67,10 +67,6 @@ def wound_everyone(population, pending: int, burst: int, lead: float | None = No
     with transaction.atomic():
         event_deadlines_queue_on_commit(event=event)
     return {pk: event.wall_time(due).timestamp() for pk, due in deadlines.items()}
-
-
-def _figures(values: list[float]) -> dict:
-    return {k: (round(v, 3) if v is not None else None) for k, v in percentiles(values).items()}
 
 
 def workers_start(stack) -> list:
@@ -156,9 +152,9 @@ def run(pending: int = 10000, burst: int = 1000, kill: bool = False) -> dict:
             "applied": len({character for character, _ in lines}),
             "doubled": len(lines) - len({character for character, _ in lines}),
             "early": sum(1 for x in journal if x < 0),
-            "journal_lateness_s": _figures(journal),
+            "journal_lateness_s": rounded_percentiles(journal, 3),
             "phones_told": len(phone), "phones_early": sum(1 for x in phone if x < 0),
-            "phone_lateness_s": _figures(phone),
+            "phone_lateness_s": rounded_percentiles(phone, 3),
             "burst_cleared_s": round(max(journal), 3) if journal else None,
             "loadavg_before": [round(x, 2) for x in load_before],
             "loadavg_after": [round(x, 2) for x in load_after],

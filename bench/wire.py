@@ -12,6 +12,8 @@ import os
 import struct
 
 CLOSE, TEXT, PING, PONG = 0x8, 0x1, 0x9, 0xA
+BUSY_CODES = (4013, 1013)     # the live socket's busy close, and the standard "try again later"
+NO_CODE = 1005                # a close frame without a code (RFC 6455 7.1.5)
 
 
 class Refused(Exception):
@@ -51,24 +53,52 @@ async def read_frame(reader: asyncio.StreamReader) -> tuple[int, bytes]:
     return first & 0x0F, await reader.readexactly(length)
 
 
-async def first_message(port: int, path: str, session: str = "",
-                        timeout: float = 10) -> tuple[str, dict | int | None]:
-    """Open, read the first message, close. ("message", the JSON) for an accepted phone,
-    ("busy", retry_after_ms) for a refusal, ("closed", close code) for any other close."""
+async def open_first(port: int, path: str, session: str = "", timeout: float = 10,
+                     on_written=None) -> tuple[str, dict | int | None, asyncio.StreamReader,
+                                                asyncio.StreamWriter]:
+    """Open a phone's socket and read its first answer; the socket stays open for the
+    caller to hold or close. (kind, detail, reader, writer): ("message", the JSON) for an
+    accepted phone; ("busy", retry_after_ms or None) for a refusal, as the busy message or
+    as a busy close whose reason carries it; ("closed", the close code) for any other
+    close. An HTTP answer raises Refused. `on_written`: called once the upgrade request has
+    left (a load client counts the handshakes it offered)."""
     reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), timeout)
     try:
         writer.write(upgrade_request(port, path, session))
+        await writer.drain()
+        if on_written is not None:
+            on_written()
         head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout)
         status = int(head.split(b" ", 2)[1])
         if status != 101:
             raise Refused(status)
         opcode, payload = await asyncio.wait_for(read_frame(reader), timeout)
         if opcode == CLOSE:
-            return "closed", struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else None
+            code = struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else NO_CODE
+            if code in BUSY_CODES:
+                return "busy", _retry_after_ms(payload[2:]), reader, writer
+            return "closed", code, reader, writer
         message = json.loads(payload)
-        writer.write(close_frame())
-        if message.get("type") == "busy":
-            return "busy", message.get("retry_after_ms")
-        return "message", message
-    finally:
+        if message.get("type") == "busy":         # the server's close follows
+            return "busy", message.get("retry_after_ms"), reader, writer
+        return "message", message, reader, writer
+    except BaseException:
         writer.close()
+        raise
+
+
+def _retry_after_ms(reason: bytes) -> int | float | None:
+    try:
+        return json.loads(reason)["retry_after_ms"]
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+async def first_message(port: int, path: str, session: str = "",
+                        timeout: float = 10) -> tuple[str, dict | int | None]:
+    """Open, read the first answer (as `open_first` names it), close."""
+    kind, detail, _reader, writer = await open_first(port, path, session, timeout)
+    if kind != "closed":
+        writer.write(close_frame())
+    writer.close()
+    return kind, detail

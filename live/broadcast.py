@@ -15,9 +15,10 @@ import logging
 from collections import defaultdict
 from urllib.parse import urlparse
 
-import redis
 import redis.asyncio as aioredis
 from django.conf import settings
+
+from .redis_clients import sync_client
 
 log = logging.getLogger(__name__)
 
@@ -141,9 +142,6 @@ def leave(event_id: int, phone) -> None:
                 del listener.watching[phone.character_id]
 
 
-_client: redis.Redis | None = None
-
-
 def publish_snapshots(event_id: int, snapshots: list[dict]) -> None:
     """Send a batch of characters' snapshots to every process, keyed by character: each
     process hands each one only to that character's phones."""
@@ -153,8 +151,5 @@ def publish_snapshots(event_id: int, snapshots: list[dict]) -> None:
 def publish(event_id: int, message: dict, characters: list[int] | None = None) -> None:
     """Send to every process (called after commit, from synchronous code); each hands it
     to its phones of `characters` (None: every phone of the event)."""
-    global _client
-    if _client is None:
-        _client = redis.Redis.from_url(settings.REDIS_URL)
-    _client.publish(channel_name(), json.dumps({"event": event_id, "characters": characters,
+    sync_client().publish(channel_name(), json.dumps({"event": event_id, "characters": characters,
                                                 **message}))

@@ -20,13 +20,10 @@ A pass never outlives its session, nor LIVE_PASS_TTL_S.
 """
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 from datetime import datetime
 
-import redis
-import redis.asyncio as aioredis
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -36,6 +33,7 @@ from players.models import Character
 
 from . import snapshot_cache, snapshots
 from .auth import session_expires_in_s
+from .redis_clients import async_client, sync_client
 
 # The ready snapshot is replaced only by one at least as recent (two workers publishing
 # the same character may finish in either order).
@@ -55,27 +53,6 @@ for _, key in ipairs(KEYS) do
 end
 return #KEYS
 """
-
-_clients: dict[str, redis.Redis] = {}
-_async_clients: dict[asyncio.AbstractEventLoop, aioredis.Redis] = {}
-
-
-def _redis() -> redis.Redis:
-    client = _clients.get(settings.REDIS_URL)
-    if client is None:
-        client = _clients.setdefault(settings.REDIS_URL, redis.Redis.from_url(settings.REDIS_URL))
-    return client
-
-
-def _async_redis() -> aioredis.Redis:
-    loop = asyncio.get_running_loop()
-    client = _async_clients.get(loop)
-    if client is None:
-        for closed in [other for other in _async_clients if other.is_closed()]:
-            del _async_clients[closed]      # a test's finished loop; a server has one
-        client = _async_clients[loop] = aioredis.Redis.from_url(settings.REDIS_URL)
-    return client
-
 
 def _tag(session_key: str) -> str:
     """The session key never appears in Redis: a dump of it opens no session."""
@@ -110,7 +87,7 @@ def _generation(value) -> int:
 def generations(session_key: str, character_id: int) -> tuple[int, int]:
     """Read before the database proves the access: a revocation committed after this read
     has moved one of them, and the pass written with these values is void at once."""
-    session_gen, character_gen = _redis().mget(_session_generation_key(session_key),
+    session_gen, character_gen = sync_client().mget(_session_generation_key(session_key),
                                                 _character_generation_key(character_id))
     return _generation(session_gen), _generation(character_gen)
 
@@ -123,7 +100,7 @@ def pass_give(*, session_key: str, character_id: int, event_id: int, user_id: in
         return
     value = json.dumps({"user": user_id, "event": event_id, "generations": list(generations_read)})
     key = _pass_key(session_key)
-    pipe = _redis().pipeline(transaction=False)
+    pipe = sync_client().pipeline(transaction=False)
     pipe.hset(key, str(character_id), value)
     pipe.expire(key, ttl)
     pipe.execute()
@@ -149,14 +126,14 @@ def _generations_move(keys: list[str]) -> None:
     ttl = max(settings.LIVE_PASS_TTL_S, settings.SNAPSHOT_CACHE_TTL_S) + 60
     for start in range(0, len(keys), MOVE_AT_ONCE):     # Redis serves others in between
         chunk = keys[start:start + MOVE_AT_ONCE]
-        _redis().eval(_MOVE, len(chunk), *chunk, ttl)
+        sync_client().eval(_MOVE, len(chunk), *chunk, ttl)
 
 
 def session_passes_end(*, session_key: str) -> None:
     """The session ended (common/sessions.py): its passes are void, once that commits."""
     def end():
         _generations_move([_session_generation_key(session_key)])
-        _redis().delete(_pass_key(session_key))
+        sync_client().delete(_pass_key(session_key))
     transaction.on_commit(end, robust=True)
 
 
@@ -192,7 +169,7 @@ def ready_keep(characters: list, built: list[dict], now: datetime,
     """The characters' snapshots as just built or served at `now`, kept for their phones'
     next connect (one round trip); a character nobody logs in as has no phone.
     `generations_read`: each character's generation, read before its rows were."""
-    pipe = _redis().pipeline(transaction=False)
+    pipe = sync_client().pipeline(transaction=False)
     for character, snapshot in zip(characters, built):
         if character.user_id is None:
             continue
@@ -211,7 +188,7 @@ def character_generations(character_ids: list[int]) -> dict[int, int]:
     """Read before the rows a snapshot is built from (publish.publish_characters)."""
     if not character_ids:
         return {}
-    found = _redis().mget([_character_generation_key(pk) for pk in character_ids])
+    found = sync_client().mget([_character_generation_key(pk) for pk in character_ids])
     return {pk: _generation(value) for pk, value in zip(character_ids, found)}
 
 
@@ -219,7 +196,7 @@ async def ready_snapshot(*, session_key: str, character_id: int) -> tuple[int, i
     """(the event id, the player's user id, the snapshot as it reads now) when this
     session holds a valid pass to this character and its ready snapshot is still true;
     None: go the long way. One Redis round trip, on the event loop."""
-    pipe = _async_redis().pipeline(transaction=False)
+    pipe = async_client().pipeline(transaction=False)
     pipe.hget(_pass_key(session_key), str(character_id))
     pipe.get(_session_generation_key(session_key))
     pipe.get(_character_generation_key(character_id))
