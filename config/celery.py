@@ -4,6 +4,7 @@ from celery import Celery
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-app = Celery("config")
+# Celery's Django fixup, keeping the database pool from one task to the next.
+app = Celery("config", fixups=["config.worker_fixup:fixup"])
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()

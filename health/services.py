@@ -15,7 +15,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from common.deadlines import due_claim
-from live.publish import publish_characters_on_commit
+from live.publish import publish_characters_on_commit, snapshots_kept_after
 from players.models import Character, Event, JournalEntry
 from players.services import journal_line, journal_write
 from rulesets import DECLARED, ENDING, Outcome, RuleRefused
@@ -222,14 +222,17 @@ def deadlines_apply_due(*, event: Event, batch: int = DEADLINE_BATCH) -> int:
     Each batch is claimed at the time it starts, so rows falling due meanwhile are taken
     too, and none before its deadline. Returns how many changed."""
     applied = 0
-    while True:
-        with transaction.atomic():
-            now = timezone.now()
-            claimed = due_claim(_due_rows(event), field="next_deadline_s",
-                                due_by=event.game_time(now), batch=batch)
-            applied += len(deadlines_apply(event=event, due=claimed, now=now))
-        if len(claimed) < batch:
-            return applied
+    # Each batch is sent to its phones as it commits; what is kept for the next connects
+    # waits until the last one is sent (live/publish.py).
+    with snapshots_kept_after():
+        while True:
+            with transaction.atomic():
+                now = timezone.now()
+                claimed = due_claim(_due_rows(event), field="next_deadline_s",
+                                    due_by=event.game_time(now), batch=batch)
+                applied += len(deadlines_apply(event=event, due=claimed, now=now))
+            if len(claimed) < batch:
+                return applied
 
 
 def character_advance(*, character_id: int) -> int:
