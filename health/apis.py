@@ -16,14 +16,11 @@ from rest_framework.views import APIView
 from common.http import answer
 from common.idempotency import idempotent
 from players.models import Character, JournalEntry
-from players.selectors import (character_by_code, character_seen_as_narrator, character_visible,
-                               event_for_narrator, own_character)
-from live import passes
+from players.selectors import character_by_code, character_visible, event_for_narrator, own_character
+from live.character_reads import character_snapshot_for
 from live.snapshot_answers import CharacterSnapshotAnswer
-from live.snapshot_cache import character_snapshot_cached
-from live.snapshots import character_for_snapshot, character_row, character_snapshot
+from live.snapshots import character_for_snapshot, character_snapshot
 from live.phone_contact import request_phone
-from rulesets import RuleRefused
 
 from . import services, treatments
 from .answers import (ActionAnswer, HistoryAnswer, OutcomeTableAnswer, PatientAnswer,
@@ -42,19 +39,11 @@ def _snapshot(character_id: int) -> dict:
 class CharacterApi(APIView):
     @extend_schema(responses=CharacterSnapshotAnswer, summary="A character's snapshot: state, countdowns, points, effects, actions")
     def get(self, request, character_id):
-        # One row for the access check and the snapshot's key: served from the cache
-        # while nothing it shows has changed. The player's own phone is given a pass: its
-        # next read is served before Django (live/snapshot_http.py).
-        session_key = request.session.session_key
-        generations = session_key and passes.generations(session_key, character_id)   # before the rows
-        character = character_row(character_id)
-        as_narrator = character_seen_as_narrator(request.user, character)
-        now = timezone.now()
-        snapshot = character_snapshot_cached(character, now)
-        if generations and not as_narrator:
-            passes.player_proven(session=request.session, character=character, user_id=request.user.pk,
-                                 generations_read=generations, snapshot=snapshot, now=now)
-        return answer(request, snapshot)
+        # Served from the cache while nothing it shows has changed; the player's own phone
+        # is given a pass, and its next read is served before Django (live/snapshot_http.py).
+        read = character_snapshot_for(session=request.session, character_id=character_id,
+                                      user=request.user)
+        return answer(request, read.snapshot)
 
 
 class CharacterHistoryApi(APIView):

@@ -2,36 +2,19 @@
 on a thread of its own: the consumer stays transport only."""
 from __future__ import annotations
 
-import functools
-
-from channels.db import database_sync_to_async
-from django.db import close_old_connections
 from django.utils import timezone
 from rest_framework.exceptions import APIException
 
-from live import observers, passes
+from live import observers
 from live.access import still_allowed
 from live.auth import session_user
+from live.character_reads import character_snapshot_for
+from live.db_threads import concurrent_db
 from live.publish import narrators_group, safety_group, user_group
-from live.snapshot_cache import character_snapshot_cached
-from live.snapshots import character_row, character_snapshot, characters_for_snapshot, current_versions, event_live_view
+from live.snapshots import character_snapshot, characters_for_snapshot, current_versions, event_live_view
 from players.models import Event
-from players.selectors import character_seen_as_narrator, is_narrator, is_safety_member
+from players.selectors import is_narrator, is_safety_member
 
-
-def concurrent_db(func):
-    """Connecting phones query the database concurrently (not on one shared thread): a
-    crowd reconnecting at once would otherwise wait in a single queue."""
-    @functools.wraps(func)
-    def closing(*args, **kwargs):
-        try:
-            return func(*args, **kwargs)
-        finally:
-            # database_sync_to_async closes connections outside the context the query ran
-            # in (asgiref runs it in a copied context), so it never sees this one: each
-            # websocket would keep a pooled PostgreSQL connection until the pool runs dry.
-            close_old_connections()
-    return database_sync_to_async(closing, thread_sensitive=False)
 
 @concurrent_db
 def _event_access(session, event_id: int):
@@ -55,26 +38,17 @@ def _event_access(session, event_id: int):
 @concurrent_db
 def _character_first(session, character_id: int):
     """(its event id, its snapshot, the narrator's user id or None, its player's user id or
-    None) for a phone that may watch this character, else None: the session, the access
-    check and the snapshot read two rows in all when the snapshot is in the cache
-    (live/snapshot_cache.py): the session's, and the character's with its player's user."""
-    generations = passes.generations(session.session_key, character_id)    # before the rows
-    character = character_row(character_id)
-    user = session_user(session, known=character.user if character else None)
-    if not user.is_authenticated:
-        return None
+    None) for a phone that may watch this character, else None."""
     try:
-        as_narrator = character_seen_as_narrator(user, character)
+        read = character_snapshot_for(session=session, character_id=character_id)
     except APIException:
         return None
-    now = timezone.now()
-    first = {"type": "snapshot", "snapshot": character_snapshot_cached(character, now)}
-    if not as_narrator:     # the player's own phone: a contact, and its next connect's pass
-        observers.phone_seen.notify(user_id=user.pk)
-        passes.player_proven(session=session, character=character, user_id=user.pk,
-                             generations_read=generations, snapshot=first["snapshot"], now=now)
-    return (character.event_id, first, user.pk if as_narrator else None,
-            None if as_narrator else user.pk)
+    user_id = read.user.pk
+    if not read.as_narrator:     # the player's own phone: a contact
+        observers.phone_seen.notify(user_id=user_id)
+    first = {"type": "snapshot", "snapshot": read.snapshot}
+    return (read.character.event_id, first, user_id if read.as_narrator else None,
+            None if read.as_narrator else user_id)
 
 
 _still_allowed = concurrent_db(still_allowed)

@@ -59,7 +59,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         """Channels' dispatch without the thread round trip it makes before every message
         to close stale database connections (`aclose_old_connections`: about a sixth of
         a connect's CPU, and again for every message forwarded). This consumer never uses
-        the ORM on the event loop: its reads run in consumer_reads.concurrent_db, which
+        the ORM on the event loop: its reads run in db_threads.concurrent_db, which
         closes its own connection."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:

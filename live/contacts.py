@@ -16,7 +16,7 @@ from datetime import datetime
 from django.conf import settings
 
 from live import observers
-from live.consumer_reads import concurrent_db
+from live.db_threads import concurrent_db
 from live.phone_contact import phone_contact_proof, phone_contact_record
 
 logger = logging.getLogger(__name__)
