@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils.translation import gettext_noop
 
 from common.i18n import Labels
@@ -218,6 +218,7 @@ def character_history(character: Character, *, limit: int = 30) -> list[dict]:
 
 
 def snapshot_versions_of(event_id: int, character_ids: list[int]) -> dict[int, int]:
-    """Each character's snapshot sequence number (HealthState.version), in one query."""
+    """Each character's snapshot sequence number (its own part and the event's), in one
+    query."""
     return dict(HealthState.objects.filter(event_id=event_id, pk__in=character_ids)
-                .values_list("pk", "version"))
+                .values_list("pk", F("version") + F("event__snapshot_version")))

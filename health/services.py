@@ -17,7 +17,7 @@ from django.utils import timezone
 from common.deadlines import due_claim
 from live.publish import publish_characters_on_commit, snapshots_kept_after
 from players.models import Character, Event, JournalEntry
-from players.services import journal_line, journal_write
+from players.services import event_snapshot_version_move, journal_line, journal_write
 from rulesets import DECLARED, ENDING, Outcome, RuleRefused
 
 from . import observers
@@ -50,11 +50,12 @@ def snapshots_changed(*, character_ids) -> None:
 def snapshot_versions_move(*, event: Event, character_ids=None) -> None:
     """Something reached these characters (None: everyone in the event) and their phones
     get it as a small message of its own (an effect): the sequence number moves so that a
-    phone can tell a missed message from a repeated one, but no snapshot is sent."""
-    reached = HealthState.objects.filter(event=event)
-    if character_ids is not None:
-        reached = reached.filter(pk__in=list(character_ids))
-    reached.update(version=F("version") + 1)
+    phone can tell a missed message from a repeated one, but no snapshot is sent. For
+    everyone, the part the event shares moves (one row, however many play)."""
+    if character_ids is None:
+        event_snapshot_version_move(event=event)
+        return
+    HealthState.objects.filter(event=event, pk__in=list(character_ids)).update(version=F("version") + 1)
 
 
 def state_record(*, health: HealthState, event: Event, outcome: Outcome, kind: str, what: str,

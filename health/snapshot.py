@@ -51,7 +51,8 @@ def health_section(character: Character, now: datetime) -> dict:
                      for key, due in state.timers.items()), key=lambda t: t["game_s"])
     upcoming = [t for t in timers if t["leads_to"]]
     return {
-        "version": character.health.version,
+        # The character's own changes and the messages to the whole event (players' Event).
+        "version": character.health.version + event.snapshot_version,
         "state": {"key": state.status, "label": status["labels"], "inert": inert,
                   "hint": status.get("hint"),
                   "severity": status["severity"],

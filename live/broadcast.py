@@ -32,8 +32,10 @@ def channel_name() -> str:
 # Phones written to between two turns of the event loop. Writing a socket does not give
 # the loop back (the bytes go to the transport's buffer), so a push to 5,000 phones held
 # this process for the whole fan-out: every HTTP answer waited, the narrator's answer to
-# that very push among them.
-HAND_OUT_SLICE = 200
+# that very push among them. The answer crosses the loop more than once on its way out
+# (the thread's result, then the response): with 200 phones a turn it waited 25-30 ms
+# behind a push to 2,000, with 50 about 10 ms.
+HAND_OUT_SLICE = 50
 
 
 class _Listener:

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from rulesets import RuleRefused, RulesetError, get_ruleset
@@ -92,6 +93,14 @@ def event_clock_store(*, event: Event, elapsed_s: float, running_since) -> None:
     paused)."""
     event.clock_elapsed_s, event.clock_running_since = elapsed_s, running_since
     event.save(update_fields=["clock_elapsed_s", "clock_running_since"])
+
+
+def event_snapshot_version_move(*, event: Event) -> int:
+    """Every character's snapshot sequence number moves by one (a message to everyone);
+    the new shared part, also set on `event`."""
+    Event.objects.filter(pk=event.pk).update(snapshot_version=F("snapshot_version") + 1)
+    event.snapshot_version = Event.objects.values_list("snapshot_version", flat=True).get(pk=event.pk)
+    return event.snapshot_version
 
 
 def event_options_store(*, event: Event, options: dict) -> None:

@@ -64,6 +64,30 @@ async def test_an_effect_merged_by_the_phones_is_read_again_on_the_next_connect(
     assert comparable(first) == comparable(await sync_to_async(snapshot)(player_api, player))
 
 
+async def test_after_a_message_to_everyone_the_next_reads_ride_on_the_pass_again(
+        clock, event, player, player_api, narrator_api):
+    """The push voids the snapshots kept before it (one key for the event), not the pass:
+    the connect that reads the database keeps a snapshot that holds from then on."""
+    await proven(player_api, player)
+    pushed = await sync_to_async(narrator_api.post)(
+        f"/api/events/{event.pk}/effects/", {"text": "Brouillard", "everyone": True},
+        format="json", HTTP_IDEMPOTENCY_KEY="fog")
+    assert pushed.status_code == 201
+    await first_message(player_api, player)                 # the long way, kept again
+    first, queries = await first_message(player_api, player)
+    fresh = await sync_to_async(snapshot)(player_api, player)
+    assert queries == 0 and [e["text"] for e in first["effects"]] == ["Brouillard"]
+    assert comparable(first) == comparable(fresh)
+
+
+async def test_a_redis_that_forgot_its_scripts_still_serves_the_pass(clock, player, player_api):
+    """A restarted Redis has no script cached: the reconnect's read sends it again."""
+    await proven(player_api, player)
+    redis.Redis.from_url(settings.REDIS_URL).script_flush()
+    first, queries = await first_message(player_api, player)
+    assert queries == 0 and first["character"]["id"] == player.pk
+
+
 async def test_a_snapshot_past_the_instant_it_changes_by_itself_is_read_again(
         clock, player, player_api, narrator_api):
     await sync_to_async(act)(narrator_api, player, "hit_wounding")
