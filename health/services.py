@@ -15,6 +15,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from common.deadlines import due_claim
+from live import passes
 from live.publish import publish_characters_on_commit, snapshots_kept_after
 from players.models import Character, Event, JournalEntry
 from players.services import event_snapshot_version_move, journal_line, journal_write
@@ -51,11 +52,16 @@ def snapshot_versions_move(*, event: Event, character_ids=None) -> None:
     """Something reached these characters (None: everyone in the event) and their phones
     get it as a small message of its own (an effect): the sequence number moves so that a
     phone can tell a missed message from a repeated one, but no snapshot is sent. For
-    everyone, the part the event shares moves (one row, however many play)."""
+    everyone, the part the event shares moves (one row, however many play). Once that
+    commits, the ready snapshots kept before it are void (live/passes.py)."""
     if character_ids is None:
-        event_snapshot_version_move(event=event)
+        version = event_snapshot_version_move(event=event)
+        transaction.on_commit(lambda: passes.everyone_moved(event_id=event.pk, snapshot_version=version),
+                              robust=True)
         return
-    HealthState.objects.filter(event=event, pk__in=list(character_ids)).update(version=F("version") + 1)
+    character_ids = list(character_ids)
+    HealthState.objects.filter(event=event, pk__in=character_ids).update(version=F("version") + 1)
+    transaction.on_commit(lambda: passes.characters_moved(character_ids), robust=True)
 
 
 def state_record(*, health: HealthState, event: Event, outcome: Outcome, kind: str, what: str,

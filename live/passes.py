@@ -103,8 +103,13 @@ def _ready_key(character_id: int) -> str:
     return _key(f"ready:{character_id}")
 
 
-def _everyone_key(event_id: int | str = "") -> str:
-    return _key(f"everyone:{event_id}")
+def _everyone_key(event_id: int) -> str:
+    return _everyone_prefix() + str(event_id)
+
+
+def _everyone_prefix() -> str:
+    # The read script appends the event id it finds in the ready snapshot.
+    return _key("everyone:")
 
 
 def _generation(value) -> int:
@@ -247,7 +252,7 @@ async def ready_snapshot(*, session_key: str, character_id: int) -> tuple[int, i
     held, session_gen, character_gen, body, everyone = await _ready_read(
         _pass_key(session_key), _session_generation_key(session_key),
         _character_generation_key(character_id), _ready_key(character_id),
-        str(character_id), _everyone_key())
+        str(character_id), _everyone_prefix())
     if held is None or body is None:
         return None
     held, ready = json.loads(held), json.loads(body)

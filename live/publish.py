@@ -154,19 +154,15 @@ async def _send_each(messages: list[tuple[str, dict]]) -> None:
 
 
 def publish_effect_on_commit(*, event_id: int, character_ids: list[int] | None,
-                             effect: dict, snapshot_version: int | None = None) -> None:
+                             effect: dict) -> None:
     """After commit, tell the phones of `character_ids` (None: everyone in the event) that
     `effect` now applies to them. Each phone adds it to its snapshot and moves its
     sequence number by one, as the service did in the database; an effect the phone
     already holds (same `push`) is ignored. It is one broadcast that each server process
     hands to its phones (broadcast.py), whether it reaches one player, a team or 2,000;
-    narrators get one message naming who. `snapshot_version`: for everyone, the event's
-    part of the sequence number the service moved to (health.snapshot_versions_move)."""
+    narrators get one message naming who. The ready snapshots it voids were voided by
+    the service that moved the sequence number (health.snapshot_versions_move)."""
     def send():
-        if character_ids is None:
-            passes.everyone_moved(event_id=event_id, snapshot_version=snapshot_version)
-        else:
-            passes.characters_moved(character_ids)
         # The narrators' message first: it goes through this process's event loop (the
         # server's, in a request), which is busy handing the broadcast out once published.
         async_to_sync(get_channel_layer().group_send)(

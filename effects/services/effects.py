@@ -128,8 +128,7 @@ def _effect_published(event: Event, effect: Effect, character_ids: list[int] | N
     itself, not a snapshot each: a push to 2,000 players is one small message."""
     snapshot_versions_move(event=event, character_ids=character_ids)
     shared = {**effect_view(event, effect, event.game_time(timezone.now())), "id": None}
-    publish_effect_on_commit(event_id=event.pk, character_ids=character_ids, effect=shared,
-                             snapshot_version=event.snapshot_version)
+    publish_effect_on_commit(event_id=event.pk, character_ids=character_ids, effect=shared)
 
 
 @transaction.atomic
