@@ -45,7 +45,7 @@ def _character_first(session, character_id: int):
         return None
     user_id = read.user.pk
     if not read.as_narrator:     # the player's own phone: a contact
-        observers.phone_seen.notify(user_id=user_id)
+        observers.phones_seen.notify(user_ids=[user_id])
     first = {"type": "snapshot", "snapshot": read.snapshot}
     return (read.character.event_id, first, user_id if read.as_narrator else None,
             None if read.as_narrator else user_id)
@@ -56,7 +56,7 @@ _still_allowed = concurrent_db(still_allowed)
 
 @concurrent_db
 def _phone_seen(user_id: int) -> None:
-    observers.phone_seen.notify(user_id=user_id)
+    observers.phones_seen.notify(user_ids=[user_id])
 
 
 def safety_first(event_id: int) -> dict:

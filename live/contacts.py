@@ -68,7 +68,7 @@ async def _flush(loop) -> None:
 
 @concurrent_db
 def _write(pending: _Pending) -> None:
-    for user_id in sorted(pending.seen):
-        observers.phone_seen.notify(user_id=user_id)
+    if pending.seen:
+        observers.phones_seen.notify(user_ids=sorted(pending.seen))
     for phone, proven in pending.proven.items():
         phone_contact_record(phone=phone, proven=proven)

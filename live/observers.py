@@ -1,6 +1,7 @@
 """What other apps may observe of the live channel (common/observers.py)."""
 from common.observers import Observers
 
-# A player's phone was in touch (its socket connected, or sent its heartbeat): real-world
-# safety's "last seen" (safety/contact.py). Called in a worker thread, never on the loop.
-phone_seen = Observers("phone_seen", arguments=("user_id",))
+# These players' phones were in touch (a socket connected or sent its heartbeat; the
+# connects of a second come together, live/contacts.py): real-world safety's "last seen"
+# (safety/contact.py). Called in a worker thread, never on the loop.
+phones_seen = Observers("phones_seen", arguments=("user_ids",))

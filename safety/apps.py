@@ -12,7 +12,7 @@ class SafetyConfig(AppConfig):
         from . import contact, privacy as own
         from .models import Contact, HelpCall, SitePlan
 
-        live.phone_seen.register(contact.phone_seen)
+        live.phones_seen.register(contact.phones_seen)
         privacy.export_sections.register(own.safety_export_section)
         privacy.person_erasers.register(own.safety_person_erase)
         privacy.event_purgers.register(own.safety_event_purge)

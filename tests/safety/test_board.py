@@ -62,6 +62,26 @@ def test_a_phone_writes_its_last_contact_at_most_once_a_minute(clock, event, pla
     assert Contact.objects.get(pk=player.pk).last_seen_at == START + timedelta(seconds=61)
 
 
+def test_a_crowd_s_contacts_noted_together_cost_one_read_and_one_upsert_a_minute(
+        clock, event, narrator_user, django_assert_num_queries):
+    from players.services import character_create
+    from safety.contact import phones_seen
+    crowd = [character_create(event=event, name=f"Joueur {n}", sheet={"combat_base": 2},
+                              by=narrator_user) for n in range(40)]
+    users = [c.user_id for c in crowd]
+    with django_assert_num_queries(2):          # however many phones connected in that second
+        phones_seen(user_ids=users)
+    assert {c.last_seen_at for c in Contact.objects.filter(character__in=crowd)} == {START}
+    clock.advance(30)
+    with django_assert_num_queries(0):          # all of them already noted this minute
+        phones_seen(user_ids=users)
+    clock.advance(31)
+    with django_assert_num_queries(2):
+        phones_seen(user_ids=users[:25])
+    seen = dict(Contact.objects.filter(character__in=crowd).values_list("character_id", "last_seen_at"))
+    assert [seen[c.pk] for c in crowd] == [START + timedelta(seconds=61)] * 25 + [START] * 15
+
+
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_the_live_socket_is_a_contact_on_connect_and_at_its_heartbeat(
