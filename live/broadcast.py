@@ -1,11 +1,20 @@
-"""One message for many phones of an event, handed over in memory by each server process.
+"""What reaches a character's phones, handed over in memory by each server process.
 
 Through the channel layer, a push to everyone stores one copy per phone in Redis, and each
 process pops them one at a time (four Redis round trips each): 2,000 phones took seconds.
 A broadcast goes once through Redis pub/sub to each ASGI process, which gives it to the
 phones it holds. Pub/sub keeps nothing: a process cut from Redis at that moment misses
 it, and its phones see the gap in their sequence numbers at their next message and fetch
-a fresh snapshot (live.js), as for any lost message.
+a fresh snapshot (live.js), as for any lost message; once subscribed again, it asks each of
+its phones what it holds and checks their access (as live/watch.py does when Redis lost
+its data).
+
+A character's socket (its player's phone, or a narrator watching it) joins no
+channel-layer group: everything for it comes this way, a message to everyone, a batch of
+snapshots, or one `deliver`ed to the phones of some characters or of some narrators (their
+own snapshot, race entry or help call, an access check). A channel-layer channel for each
+socket cost every connect and close five Redis round trips (a new connection among them)
+and about a fifth of the connect's CPU.
 """
 from __future__ import annotations
 
@@ -52,12 +61,16 @@ class _Listener:
         self.task = asyncio.ensure_future(self.listen())
 
     async def listen(self) -> None:
+        lost = False
         while True:
             client = aioredis.Redis.from_url(settings.REDIS_URL)
             try:
                 async with client.pubsub() as pubsub:
                     await pubsub.subscribe(channel_name())
                     self.subscribed.set()
+                    if lost:        # what went by meanwhile is gone: the phones say what they hold
+                        lost = False
+                        await self.phones_check()
                     async for message in pubsub.listen():
                         if message["type"] == "message":
                             await self.hand_out(json.loads(message["data"]))
@@ -66,14 +79,27 @@ class _Listener:
             except Exception:  # Redis restarted or unreachable: subscribe again
                 log.warning("broadcast subscription lost; retrying", exc_info=True)
                 self.subscribed.clear()
+                lost = True
                 await asyncio.sleep(1)
             finally:
                 await client.aclose()
+
+    async def phones_check(self) -> None:
+        for number, phone in enumerate({p for phones in self.phones.values() for p in phones}):
+            if number % HAND_OUT_SLICE == HAND_OUT_SLICE - 1:
+                await asyncio.sleep(0)
+            try:
+                await phone.rejoin_and_check()
+            except Exception:  # one closed socket must not keep the others waiting
+                log.debug("check of a closing phone failed", exc_info=True)
 
     async def hand_out(self, message: dict) -> None:
         self.heard += 1
         if "snapshots" in message:
             await self.hand_out_snapshots(message)
+            return
+        if "deliver" in message:
+            await self.hand_out_delivered(message)
             return
         named = set(message["characters"]) if message.get("characters") is not None else None
         encoded: dict[str, str] = {}       # its text per language, made by the first phone
@@ -101,6 +127,22 @@ class _Listener:
                     await phone.snapshot_message({"snapshot": snapshot})
                 except Exception:  # one closed socket must not keep the others waiting
                     log.debug("snapshot to a closing phone failed", exc_info=True)
+
+
+    async def hand_out_delivered(self, message: dict) -> None:
+        """To the phones of `characters` and to those watching as a narrator of `users`:
+        each such phone's handler of the message's type."""
+        phones = {phone for character in message.get("characters") or ()
+                  for phone in self.watching.get(character, ())}
+        users = set(message.get("users") or ())
+        if users:
+            phones.update(phone for watching in self.watching.values() for phone in watching
+                          if phone.narrator_id in users)
+        for phone in list(phones):
+            try:
+                await phone.delivered(message["deliver"])
+            except Exception:  # one closed socket must not keep the others waiting
+                log.debug("a message to a closing phone failed", exc_info=True)
 
 
 _listeners: dict[asyncio.AbstractEventLoop, _Listener] = {}
@@ -150,7 +192,14 @@ def publish_snapshots(event_id: int, snapshots: list[dict]) -> None:
     publish(event_id, {"snapshots": {str(s["character"]["id"]): s for s in snapshots}})
 
 
-def publish(event_id: int, message: dict, characters: list[int] | None = None) -> None:
+def deliver(message: dict, *, characters=(), users=()) -> None:
+    """Send `message` (its "type" names the consumer's handler) to the phones of these
+    characters and of these narrators' users, wherever they are connected."""
+    publish(None, {"deliver": message, "users": sorted(set(users))},
+            characters=sorted(set(characters)))
+
+
+def publish(event_id: int | None, message: dict, characters: list[int] | None = None) -> None:
     """Send to every process (called after commit, from synchronous code); each hands it
     to its phones of `characters` (None: every phone of the event)."""
     sync_client().publish(channel_name(), json.dumps({"event": event_id, "characters": characters,

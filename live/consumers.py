@@ -25,10 +25,14 @@ from live.contacts import contacts_note
 from live.consumer_reads import (_behind, _character_first, _event_access, _event_first, _phone_seen,
                                  _still_allowed, safety_first)
 from live.consumer_messages import MAX_MESSAGE_CHARS, _held, _int, _number, event_snapshot_parts
-from live.publish import character_group, user_group
 
 
 logger = logging.getLogger(__name__)
+
+
+def _character_socket(scope) -> bool:
+    return _int(parse_qs(scope.get("query_string", b"").decode("utf-8", "replace")),
+                "character") is not None
 
 
 class _Gone(Exception):
@@ -43,6 +47,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
     groups_joined: list[str] = []
     character_id: int | None = None      # None: an event's narrators' view
     player_id: int | None = None         # the user, when it is the character's own phone
+    narrator_id: int | None = None       # the user, when a narrator watches the character
     event_id: int | None = None
     safety_only = False                  # an event socket of the safety team: no game state
     checked_at = float("-inf")
@@ -50,6 +55,10 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
 
     async def __call__(self, scope, receive, send):
         self.hangup = admission.Hangup(receive)
+        if _character_socket(scope):
+            # No channel-layer channel: what a character's socket hears comes through the
+            # process's broadcast (broadcast.py), and Channels makes none without a layer.
+            self.channel_layer_alias = None
         try:
             await super().__call__(scope, self.hangup.receive, send)
         finally:
@@ -133,13 +142,11 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         await admission.busy_answer(self.base_send)
 
     async def _character_connect(self, session, character_id: int) -> dict | None:
-        """Its group is joined before the snapshot is read (its name needs no query), so a
-        change committed in between is sent through it, never missed (at worst it arrives
-        twice, which the phone ignores). The event's broadcasts need the event, known from
-        that read: if one went by before they were joined, the snapshot is read again."""
+        """What reaches a character's socket comes through this process's broadcast
+        (broadcast.py), which it joins once the event is known from the read: if anything
+        went by before it joined, the snapshot is read again (at worst a message arrives
+        twice, which the phone ignores)."""
         self.character_id = character_id
-        self.groups_joined = [character_group(character_id)]
-        await self._join()
         self._check_still_there()
         heard = broadcast.heard()
         first = await self._character_connect_ready(session, heard)
@@ -148,12 +155,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         heard = broadcast.heard()
         found = await _character_first(session, character_id)
         if found is None:
-            await self._leave()
             return None
-        self.event_id, first, narrator, self.player_id = found
-        if narrator is not None:    # told through their user's group when their role goes
-            self.groups_joined.append(user_group(narrator))
-            await self.channel_layer.group_add(user_group(narrator), self.channel_name)
+        self.event_id, first, self.narrator_id, self.player_id = found
         self._check_still_there()
         await broadcast.join(self.event_id, self)
         if heard is None or broadcast.heard() != heard:
@@ -228,6 +231,13 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         await self._join()
         for snapshot in await _behind(self.event_id, held) if held else []:
             await self._send({"type": "snapshot", "snapshot": snapshot})
+
+    async def delivered(self, message: dict) -> None:
+        """A message for this character's phones or this narrator (broadcast.deliver)."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def access_check(self, message):
         """Someone's access shrank (publish.access_check_on_commit): check this socket's."""

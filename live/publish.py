@@ -30,8 +30,11 @@ from .snapshots import character_snapshot, characters_for_snapshot
 logger = logging.getLogger(__name__)
 
 
-def character_group(character_id: int) -> str:
-    return f"character-{character_id}"
+def character_phones_send(character_ids, message: dict) -> None:
+    """To every phone of these characters, wherever it is connected (called after commit):
+    `message["type"]` names the consumer's handler. A character's socket joins no
+    channel-layer group; each server process hands this to its own (broadcast.py)."""
+    broadcast.deliver(message, characters=character_ids)
 
 
 def narrators_group(event_id: int) -> str:
@@ -120,27 +123,19 @@ def snapshots_kept_after():
 
 # Concurrent sends, but fewer than the layer's Redis connection pool holds.
 SEND_CONCURRENCY = 32
-# From this many snapshots on, the players' snapshots travel as one broadcast (below);
-# fewer go to each character's group, which only the process holding that phone reads.
-BROADCAST_FROM = 8
 
 
 def _send(event_id: int, snapshots: list[dict]) -> None:
-    """The narrators get the batch in one message. Each player gets their own snapshot:
-    through their character's group, or, for a batch (a burst of deadlines), through one
-    broadcast that each server process hands out to its phones, each phone only the
-    snapshot of its own character (broadcast.py): 1,000 group messages cost the worker
-    about 3.3 ms each, and the phones of the last ones learnt of their deadline seconds
-    late. The broadcast is published from this thread, before the event loop that sends
-    to groups is started: from a thread of its own, it cost a batch 10 ms more."""
-    narrators = (narrators_group(event_id), {"type": "snapshots.message", "snapshots": snapshots})
-    if len(snapshots) >= BROADCAST_FROM:
-        broadcast.publish_snapshots(event_id, snapshots)
-        async_to_sync(_send_each)([narrators])
-        return
-    async_to_sync(_send_each)([narrators, *((character_group(s["character"]["id"]),
-                                             {"type": "snapshot.message", "snapshot": s})
-                                            for s in snapshots)])
+    """The narrators get the batch in one message. Each player gets their own snapshot
+    through one broadcast that each server process hands out to its phones, each phone
+    only the snapshot of its own character (broadcast.py): as 1,000 group messages, it
+    cost the worker about 3.3 ms each, and the phones of the last ones learnt of their
+    deadline seconds late. The broadcast is published from this thread, before the event
+    loop that sends to the narrators' group is started: from a thread of its own, it cost
+    a batch 10 ms more."""
+    broadcast.publish_snapshots(event_id, snapshots)
+    async_to_sync(_send_each)([(narrators_group(event_id),
+                                {"type": "snapshots.message", "snapshots": snapshots})])
 
 
 async def _send_each(messages: list[tuple[str, dict]]) -> None:
@@ -195,21 +190,22 @@ def phone_readiness_publish_on_commit(*, event_id: int, row: dict) -> None:
 
 
 def user_group(user_id: int) -> str:
-    """Every narrator's socket of this user (their event's view, a character they watch):
-    told when the user's access shrinks. A player's sockets are in their character's group."""
+    """Every event socket of this user (a narrator's or the safety team's view of their
+    event): told when the user's access shrinks. Character sockets join no group."""
     return f"user-{user_id}"
 
 
 def access_check_on_commit(*, user_ids) -> None:
     """After commit, every open socket of these users checks its access again and closes
-    (4403) if it has none left: the sockets of their characters (their group) and their
-    narrator sockets (their user group). Registered on players' `access_revoked`."""
+    (4403) if it has none left: the sockets of their characters and those where they
+    watch a character as narrators (broadcast.py), and their event sockets (their user
+    group). Registered on players' `access_revoked`."""
     users = sorted(set(user_ids))
 
     def send():
-        groups = [user_group(pk) for pk in users] + [character_group(pk) for pk in
-                  Character.objects.filter(user_id__in=users).values_list("pk", flat=True)]
-        async_to_sync(_send_to_groups)(groups, {"type": "access.check"})
+        characters = Character.objects.filter(user_id__in=users).values_list("pk", flat=True)
+        broadcast.deliver({"type": "access.check"}, characters=characters, users=users)
+        async_to_sync(_send_to_groups)([user_group(pk) for pk in users], {"type": "access.check"})
     transaction.on_commit(send, robust=True)
 
 

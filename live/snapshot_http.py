@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import io
+import logging
 import re
 
 from django.conf import settings
@@ -29,6 +30,7 @@ from django.middleware.common import CommonMiddleware
 from django.middleware.csp import ContentSecurityPolicyMiddleware
 from django.middleware.security import SecurityMiddleware
 from django.utils import timezone, translation
+from redis.exceptions import RedisError
 from rest_framework.renderers import JSONRenderer
 
 from common.errors import request_language
@@ -37,6 +39,8 @@ from common.http import answer_body
 from . import passes
 from .contacts import contacts_note, outbox_note
 from .phone_contact import HEADER as OUTBOX_HEADER
+
+logger = logging.getLogger(__name__)
 
 PATH = re.compile(r"/api/characters/([0-9]{1,18})/")
 # What DRF and Django's middleware add to the long way's answer (tests/live/test_snapshot_http.py
@@ -96,7 +100,11 @@ async def _answer_ready(scope, send, character_id: int) -> bool:
     session_key = request and request.COOKIES.get(settings.SESSION_COOKIE_NAME)
     if not session_key:
         return False
-    ready = await passes.ready_snapshot(session_key=session_key, character_id=character_id)
+    try:
+        ready = await passes.ready_snapshot(session_key=session_key, character_id=character_id)
+    except (RedisError, OSError, TimeoutError) as error:    # Redis restarted or gone
+        logger.warning("ready snapshot not read, the long way answers: %r", error)
+        return False
     if ready is None:
         return False
     _event_id, user_id, snapshot = ready

@@ -16,7 +16,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils import timezone
 
-from live.publish import character_group, narrators_group
+from live.publish import character_phones_send, narrators_group
 
 log = logging.getLogger(__name__)
 
@@ -53,8 +53,8 @@ def _send_changes(event_id: int, entry_ids: list[int], course_ids: list[int]) ->
     for board in leaderboard(event, now, course_ids=courses) if courses else []:
         send(narrators_group(event_id), _message("leaderboard", **board))
     for entry in entries:
-        send(character_group(entry.character_id),
-             _message("entry", **survivor_entry_view(entry, now, options)))
+        character_phones_send([entry.character_id],
+                              _message("entry", **survivor_entry_view(entry, now, options)))
     if courses:     # the public page reads itself again: nothing private goes with it
         send(results_group(event_id), {"type": "race.results"})
 

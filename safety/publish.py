@@ -1,15 +1,13 @@
 """Telling people of a call, once the transaction commits: the responders' open screens
 (the narrators' event group and the safety team's), the caller's own phone (their
-character's group, which carries only their own call), and the responders' locked phones
+character's phones, sent only their own call), and the responders' locked phones
 (a Web Push, queued as a task)."""
 from __future__ import annotations
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
 
 from common.deadlines import tasks_queue_on_commit
-from live.publish import character_group, publish_safety_on_commit
+from live.publish import character_phones_send, publish_safety_on_commit
 
 from .models import HelpCall
 from .selectors import call_view, call_view_for_caller
@@ -21,11 +19,10 @@ def call_changed_on_commit(call: HelpCall) -> None:
     if call.character_id is None:
         return
     mine = call_view_for_caller(call)
-    group = character_group(call.character_id)
+    character_id = call.character_id
 
     def send():
-        async_to_sync(get_channel_layer().group_send)(
-            group, {"type": "safety.message", "safety": {"own_call": mine}})
+        character_phones_send([character_id], {"type": "safety.message", "safety": {"own_call": mine}})
     transaction.on_commit(send, robust=True)
 
 

@@ -1,7 +1,7 @@
 """The live wire format, checked where messages leave the server (while tests run only):
 every message a phone's websocket is sent (the consumer's `send`), and every message
 published for phones (the channel layer's `group_send` to a live socket's group, the
-process broadcast of live/broadcast.py), as the consumer would send it, must match its
+process broadcast of live/broadcast.py, with what it delivers to some characters' phones), as the consumer would send it, must match its
 kind's schema in live/messages_schema.py, strictly: a field gained or lost, or a kind with
 no schema, fails the test that sent it. Published messages are turned into what the phone
 gets by the consumer's own handlers, run on a stand-in socket."""
@@ -80,6 +80,11 @@ def _checking_publish(publish):
         if "snapshots" in message:
             for character, snapshot in message["snapshots"].items():
                 _as_sent("snapshot_message", {"snapshot": snapshot}, int(character))
+        elif "deliver" in message:
+            delivered = message["deliver"]
+            if delivered["type"] not in TOLD_NOTHING:
+                for character in characters or [None]:
+                    _as_sent(delivered["type"].replace(".", "_"), delivered, character)
         else:
             # Everyone of the event (None): any phone stands for them.
             for character in characters or [0]:

@@ -12,15 +12,13 @@ import socket
 import psycopg
 import pytest
 from asgiref.sync import sync_to_async
-from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.db import connection
 from redis.exceptions import RedisError
 from fixtures import connect
 
 from config.asgi import application
-from live import admission
-from live.publish import character_group
+from live import admission, broadcast
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -93,12 +91,6 @@ async def test_a_crowd_beyond_the_limit_is_told_when_to_come_back(clock, setting
     assert admission.door.in_progress == 0
 
 
-async def members(group: str) -> int:
-    layer = get_channel_layer()
-    async with layer.connection(layer.consistent_hash(group)) as redis:
-        return await redis.zcard(layer._group_key(group))
-
-
 async def test_a_phone_that_hung_up_while_waiting_costs_nothing_more(clock, player, player_api):
     headers = [(b"origin", b"http://testserver"), (b"host", b"testserver"),
                (b"cookie", f"sessionid={player_api.cookies['sessionid'].value}".encode())]
@@ -108,7 +100,7 @@ async def test_a_phone_that_hung_up_while_waiting_costs_nothing_more(clock, play
     await phone.send_input({"type": "websocket.disconnect", "code": 1006})
     await phone.wait(timeout=10)
     assert await phone.receive_nothing(timeout=0.2)      # no snapshot built for nobody
-    assert await members(character_group(player.pk)) == 0
+    assert not any(player.pk in listener.watching for listener in broadcast._listeners.values())
     assert admission.door.in_progress == 0
     # The next phone is served as usual.
     again, connected, _ = await connect(player_api, f"character={player.pk}")
@@ -146,19 +138,24 @@ def _closed_port() -> int:
         return s.getsockname()[1]
 
 
-async def test_a_channel_layer_failure_is_busy_not_forbidden(clock, settings, player, player_api):
+async def test_a_channel_layer_failure_is_busy_not_forbidden(clock, settings, event, player,
+                                                             player_api, narrator_api):
     # Redis refuses the channel layer's connection (nothing listens on its port).
     broken = {**settings.CHANNEL_LAYERS["default"]}
     broken["CONFIG"] = {**broken["CONFIG"], "hosts": [
         {**broken["CONFIG"]["hosts"][0], "address": f"redis://127.0.0.1:{_closed_port()}/0"}]}
     settings.CHANNEL_LAYERS = {"default": broken}
-    phone, connected, _ = await connect(player_api, f"character={player.pk}")
+    narrators, connected, _ = await connect(narrator_api, f"event={event.pk}")
     assert connected
-    kind, retry_after_ms = await first_answer(phone)
+    kind, retry_after_ms = await first_answer(narrators)
     assert kind == "busy" and 1000 <= retry_after_ms <= 31_000
     with contextlib.suppress(RedisError):
         # The layer's receive loop (channels') fails too, once the phone has its answer.
-        await phone.disconnect()
+        await narrators.disconnect()
+    # A character's socket hears through the process's broadcast, not the layer.
+    phone, connected, _ = await connect(player_api, f"character={player.pk}")
+    assert connected and (await first_answer(phone))[0] == "snapshot"
+    await phone.disconnect()
 
 
 @pytest.mark.parametrize("rate, connect_s, last_back_s",

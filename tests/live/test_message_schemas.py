@@ -14,7 +14,7 @@ from fixtures import snapshot
 from live import snapshots
 from live.consumers import LiveConsumer
 from live.messages_schema import MESSAGES, message_errors
-from live.publish import character_group, narrators_group
+from live.publish import character_phones_send, narrators_group
 from live_wire import WrongLiveMessage
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,7 +55,7 @@ async def test_a_published_message_that_does_not_match_is_refused_before_it_leav
         await layer.group_send(narrators_group(1), {"type": "emergency.message", "emergency": {
             k: v for k, v in EMERGENCY.items() if k != "paused"}})
     with pytest.raises(WrongLiveMessage, match="'seen_by' was unexpected"):
-        await layer.group_send(character_group(1), {"type": "safety.message", "safety": {
+        character_phones_send([1], {"type": "safety.message", "safety": {
             "board": True, "seen_by": "Marion"}})
 
 
