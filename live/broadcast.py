@@ -128,7 +128,6 @@ class _Listener:
                 except Exception:  # one closed socket must not keep the others waiting
                     log.debug("snapshot to a closing phone failed", exc_info=True)
 
-
     async def hand_out_delivered(self, message: dict) -> None:
         """To the phones of `characters` and to those watching as a narrator of `users`:
         each such phone's handler of the message's type."""
