@@ -37,6 +37,9 @@ WS_IMPLEMENTATION = "websockets-sansio"
 # a connection the client has just closed and logs a traceback for it (uvloop's transport
 # raises where asyncio's ignores the write); the CPU per request was the same within noise.
 LOOP = "asyncio"
+# uvicorn's httptools protocol, which answers an upgrade to the live socket itself when the
+# process is full: the busy refusal for a fraction of a bare connect (live/busy_http.py).
+HTTP_PROTOCOL = "live.busy_http:BusyHttpProtocol"
 # On SIGTERM, open websockets are closed (1012, "service restart": phones reconnect) and
 # requests still running get this long to finish.
 GRACEFUL_SHUTDOWN_S = 5
@@ -48,7 +51,7 @@ def command(host: str, port: int, *options: str, workers: int = 1,
     share the port (uvicorn's own supervisor above one); `options` are added as given."""
     return [str(Path(sys.executable).parent / "uvicorn"),
             "--host", host, "--port", str(port), "--workers", str(workers),
-            "--loop", LOOP, "--http", "httptools", "--backlog", str(LISTEN_BACKLOG),
+            "--loop", LOOP, "--http", HTTP_PROTOCOL, "--backlog", str(LISTEN_BACKLOG),
             "--ws", WS_IMPLEMENTATION, "--ws-max-size", str(WS_MAX_SIZE),
             "--ws-ping-interval", str(WS_PING_INTERVAL_S), "--ws-ping-timeout", str(WS_PING_TIMEOUT_S),
             # No compression, as with daphne: a zlib context per websocket would cost more

@@ -35,6 +35,8 @@ from redis.exceptions import RedisError
 BUSY_ERRORS = (DatabaseError, RedisError, OSError, TimeoutError)
 # How much each connect's duration moves the running mean (about the last 20 connects).
 DURATION_WEIGHT = 0.05
+# The live socket's path: the only one admission watches (the race's public page is not).
+LIVE_PATH = "/ws/live/"
 
 
 class Door:
@@ -72,6 +74,16 @@ class Door:
             self.tokens -= 1
         self.in_progress += 1
         return now
+
+    def full(self) -> bool:
+        """Whether a connect now would be refused; takes nothing (live/busy_http.py asks
+        before any websocket exists, the gate still takes its ticket)."""
+        if self.in_progress >= settings.LIVE_CONNECTS_IN_PROGRESS_MAX:
+            return True
+        if self._rate() > 0:
+            self._refill(time.monotonic())
+            return self.tokens < 1
+        return False
 
     def done(self, started: float) -> None:
         self.in_progress -= 1
@@ -141,7 +153,7 @@ class Gate:
     an admitted connect (docs/performance.md). A crowd that ignores the hint therefore
     cannot starve the connects already admitted."""
 
-    def __init__(self, application, path: str = "/ws/live/"):
+    def __init__(self, application, path: str = LIVE_PATH):
         self.application, self.path = application, path
 
     async def __call__(self, scope, receive, send):
