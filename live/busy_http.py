@@ -14,26 +14,20 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
-import hashlib
 import json
 import struct
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from websockets.utils import accept_key
 
 from . import admission
 from .admission import LIVE_PATH, busy_message, busy_reason
 
-# RFC 6455 4.2.2: the accept key is the SHA-1 of the client's key and this GUID.
-WEBSOCKET_GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 TEXT, CLOSE = 0x1, 0x8
 BUSY_CODE = 4013
 # After our close, how long the phone has to answer with its own before the TCP connection
 # is closed anyway (a phone that closed first, or vanished, is not waited for past this).
 CLOSE_WAIT_S = 5.0
-
-
-def accept_key(key: bytes) -> bytes:
-    return base64.b64encode(hashlib.sha1(key + WEBSOCKET_GUID).digest())
 
 
 def server_frame(opcode: int, payload: bytes) -> bytes:
@@ -46,7 +40,7 @@ def busy_bytes(key: bytes, retry_after_s: float) -> bytes:
     busy = busy_message(retry_after_s)
     close = struct.pack("!H", BUSY_CODE) + busy_reason(busy).encode()
     return (b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            b"Sec-WebSocket-Accept: " + accept_key(key) + b"\r\n\r\n"
+            b"Sec-WebSocket-Accept: " + accept_key(key.decode()).encode() + b"\r\n\r\n"
             + server_frame(TEXT, json.dumps(busy).encode()) + server_frame(CLOSE, close))
 
 
